@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 import joblib
 from sklearn.utils._param_validation import validate_params
 
-from ...utils import IntervalNotBool
+from ...utils import N_JOBS_CONSTRAINTS, IntervalNotBool
 from ...utils._printing import text_table
-from .._reading._config import LIMITS, N_JOBS, load_config
+from .._reading._config import LIMITS, load_config
 from .._reading._data import cache_folder, load_datasets
 from .._reading._text import neutral
 from .._running._inputs import check_backend, check_outputs
@@ -158,7 +158,7 @@ def _uncounted(plans):
 
 _CONSTRAINTS = {
     "timing": ["boolean"],
-    "n_jobs": N_JOBS,
+    "n_jobs": N_JOBS_CONSTRAINTS,
     "n_timed": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
     "sample_size": [IntervalNotBool(numbers.Integral, 1, None, closed="left")],
     "limits": LIMITS,

@@ -650,14 +650,15 @@ def _datasets(builder, document, protocol, splits, resolve, limits):
     return datasets, True
 
 
-#: The constraints of the caller's ``n_jobs`` and ``limits``, which :func:`load_config`,
-#: ``dry_run`` and ``run_experiment`` take alike (each error names the function called). A
-#: list or tuple of ``"NAME=VALUE"`` strings is the command line's ``--limit``.
-N_JOBS = N_JOBS_CONSTRAINTS
+#: The constraints of the caller's ``limits``, which :func:`load_config`, ``dry_run`` and
+#: ``run_experiment`` take alike (each error names the function called). A list or tuple of
+#: ``"NAME=VALUE"`` strings is the command line's ``--limit``.
 LIMITS = [Limits, dict, list, tuple, None]
 
 
-@validate_params({"n_jobs": N_JOBS, "limits": LIMITS}, prefer_skip_nested_validation=False)
+@validate_params(
+    {"n_jobs": N_JOBS_CONSTRAINTS, "limits": LIMITS}, prefer_skip_nested_validation=False
+)
 def load_config(
     path,
     *,

@@ -11,10 +11,10 @@ from sklearn.utils._param_validation import validate_params
 
 from ...exceptions import ExperimentConfigError
 from ...model_selection import NestedCV
-from ...utils import install_hint, is_graph_data
+from ...utils import N_JOBS_CONSTRAINTS, install_hint, is_graph_data
 from .._counting._checks import check_before_fit
 from .._counting._plan import nested_of
-from .._reading._config import LIMITS, N_JOBS, load_config
+from .._reading._config import LIMITS, load_config
 from .._reading._data import cache_folder, load_datasets
 from .._reading._text import neutral
 from ._inputs import check_backend, check_outputs
@@ -172,7 +172,7 @@ def _benchmark_data(data):
 
 
 @validate_params(
-    {"n_jobs": N_JOBS, "progress": ["boolean", None], "limits": LIMITS},
+    {"n_jobs": N_JOBS_CONSTRAINTS, "progress": ["boolean", None], "limits": LIMITS},
     prefer_skip_nested_validation=False,
 )
 def run_experiment(
