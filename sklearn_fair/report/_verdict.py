@@ -132,11 +132,12 @@ def verdict_sentence(comparison, metric, *, n_folds, confidence, decimals):
             f"No difference between the {n} pairs of models is demonstrated {where} {method}; "
             "this does not show that they are equal."
         )
+    rest = {0: ".", 1: "; the other is not."}.get(n - len(pairs), "; the others are not.")
+    verb = "is" if len(pairs) == 1 else "are"
     return (
-        f"{len(pairs)} of the {n} pairwise differences are demonstrated {where}: "
+        f"{len(pairs)} of the {n} pairwise differences {verb} demonstrated {where}: "
         + "; ".join(pairs)
-        + f" {method}"
-        + ("; the others are not." if len(pairs) < n else ".")
+        + f" {method}{rest}"
     )
 
 

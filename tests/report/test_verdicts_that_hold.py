@@ -226,3 +226,35 @@ def test_a_saved_benchmark_of_the_callers_scores_still_says_so(tmp_path):
         rows = [line.split() for line in benchmark.report().to_text().splitlines()]
         code = next(r for r in rows if r[:5] == "code for model selection and".split())
         assert code[6:] == ["unknown", "per-fold", "scores", "given", "by", "the", "caller"]
+
+
+@pytest.mark.parametrize(
+    "shown, counted, rest",
+    [
+        (
+            [True, False, False],
+            "1 of the 3 pairwise differences is demonstrated",
+            "the others are not.",
+        ),
+        (
+            [True, True, False],
+            "2 of the 3 pairwise differences are demonstrated",
+            "the other is not.",
+        ),
+    ],
+)
+def test_the_verdict_sentence_agrees_in_number_with_the_pairs_it_counts(shown, counted, rest):
+    from sklearn_fair.metrics import metric_display_name
+    from sklearn_fair.report._verdict import verdict_sentence
+    from sklearn_fair.stats._compare import NOT_DEMONSTRATED
+
+    comparison = {
+        "model_a": ["a", "a", "b"],
+        "model_b": ["b", "c", "c"],
+        "mean_difference": [0.1, 0.2, 0.1],
+        "verdict": ["better" if s else NOT_DEMONSTRATED for s in shown],
+    }
+    metric = metric_display_name("accuracy")
+    sentence = verdict_sentence(comparison, metric, n_folds=5, confidence=0.95, decimals=2)
+    assert sentence.startswith(counted)
+    assert sentence.endswith(rest)
