@@ -112,9 +112,10 @@ class RandomGraphUnderSampler(BaseUnderSampler):
         Returns
         -------
         X_resampled : list, ndarray, sparse matrix, DataFrame or GraphCollection
-            The kept items, in the type of ``X`` for an array, a sparse matrix, a DataFrame or a
-            :class:`~sklearn_fair.graph.GraphCollection`; a list for anything else (a list, a
-            PyTorch Geometric dataset, another sequence).
+            The kept items, in the type of ``X`` for an array, a sparse matrix, a DataFrame, a
+            :class:`~sklearn_fair.graph.GraphCollection` or a PyTorch Geometric dataset (its
+            subset, whose ``transform`` runs when the estimator reads a graph, under the
+            estimator's seed); a list for anything else (a list, another sequence).
         y_resampled : ndarray or list of shape (n_kept,)
             Their labels, of the type of ``y`` (an array when read from the graphs).
         """
@@ -229,6 +230,9 @@ def _take(X, indices):
         return _safe_indexing(X, indices)
     if hasattr(type(X), "__graph_arrays__") and callable(getattr(X, "take", None)):
         return X.take(indices)  # a GraphCollection (recognised without importing torch)
-    # a list for anything else: a PyG dataset indexed by a list stays lazy but is still a
-    # sequence of Data objects, and a list is what every graph estimator accepts
+    if callable(getattr(X, "index_select", None)) and hasattr(X, "transform"):
+        # a PyG dataset's subset, still lazy: its transform (maybe random) runs where the
+        # estimator reads a graph, under the estimator's seed, not here under torch's global one
+        return X.index_select(indices)
+    # a list for anything else, what every graph estimator accepts
     return [X[int(i)] for i in indices]

@@ -312,3 +312,54 @@ def test_a_graph_collection_stays_a_collection(replacement):
     np.testing.assert_array_equal(kept.edge_index, np.concatenate([edges[i] for i in chosen], 1))
     np.testing.assert_array_equal(kept.y, np.array(LABELS)[chosen])
     np.testing.assert_array_equal(y, np.array(LABELS)[chosen])
+
+
+def test_a_pyg_datasets_random_transform_runs_under_the_estimators_seed():
+    # a random augmentation set as the dataset's transform: the kept graphs stay a lazy
+    # subset, so the transform draws inside GraphClassifier's seeded fit, not from torch's
+    # global state while the sampler reads them (the same predictions under any global seed)
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("torch_geometric")
+    from torch_geometric.data import Data, InMemoryDataset
+
+    from sklearn_fair.graph import GraphClassifier, MolecularFingerprint
+
+    class Noise:
+        def __call__(self, data):
+            data = data.clone()
+            data.x = data.x + 0.5 * torch.randn_like(data.x)
+            return data
+
+    class Graphs(InMemoryDataset):
+        def __init__(self, graphs, transform):
+            super().__init__(None, transform=transform)
+            self.data, self.slices = self.collate(graphs)
+
+    generator = torch.Generator().manual_seed(0)
+    edges = torch.tensor([[0, 1, 2], [1, 2, 3]])
+    graphs = [
+        Data(
+            x=torch.randn(4 + i % 3, 3, generator=generator),
+            edge_index=edges,
+            y=torch.tensor([int(i % 4 == 0)]),
+        )
+        for i in range(40)
+    ]
+    dataset = Graphs(graphs, transform=Noise())
+    kept, y_kept = RandomGraphUnderSampler(random_state=0).fit_resample(dataset)
+    assert isinstance(kept, Graphs) and kept.transform is dataset.transform
+    assert np.bincount(y_kept).tolist() == [10, 10]
+    model = GraphClassifier(
+        MolecularFingerprint,
+        module__hidden_units=8,
+        max_epochs=2,
+        batch_size=8,
+        random_state=0,
+        validation_fraction=None,
+    )
+    pipe = make_pipeline(RandomGraphUnderSampler(random_state=0), model)
+    predicted = []
+    for global_seed in (1, 2):
+        torch.manual_seed(global_seed)
+        predicted.append(pipe.fit(dataset[:30]).predict_proba(dataset[30:]))
+    np.testing.assert_array_equal(predicted[0], predicted[1])
