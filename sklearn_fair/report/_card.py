@@ -16,6 +16,7 @@ from sklearn.utils.validation import _num_samples
 from ..exceptions import SplitLeakageWarning
 from ..model_selection import labels_fingerprint, load_splits
 from ..model_selection._engine import is_search
+from ..model_selection._nested._candidates import configure
 from ..utils import digest, fill_doc, fingerprint, is_graph_data, read_graph_labels, to_numpy
 from ..utils import package_versions as _package_versions
 from ..utils._printing import decimals_for, number
@@ -252,9 +253,11 @@ def cards_of_datasets(cards, whole):
         return "; ".join(f"{name}: {value}" for name, value in values.items())
 
     checklist = []
-    for i, (item, _, _) in enumerate(whole.checklist):
-        answers = {name: card.checklist[i][1] for name, card in cards.items()}
-        hows = {name: card.checklist[i][2] for name, card in cards.items()}
+    # by item: a data set whose models ran no sampler has no "resampling of training rows"
+    rows = {name: {row[0]: row[1:] for row in card.checklist} for name, card in cards.items()}
+    for item, _, _ in whole.checklist:
+        answers = {name: row.get(item, ("no", "none"))[0] for name, row in rows.items()}
+        hows = {name: row.get(item, ("no", "none"))[1] for name, row in rows.items()}
         checklist.append((item, joined(answers), joined(hows)))
 
     def fingerprints(attribute):
@@ -423,10 +426,12 @@ def card_of(models, *, X=None, y=None, splits_file=None, stratified=None,
 
 
 def _resampled_rows(models, one):
-    """The checklist's "resampling of training rows" item where a result's estimator, or a part
-    of it, is a sampler (has ``fit_resample``, as imbalanced-learn's): each sampler as given,
-    and whether the refit seeds re-draw its rows; none where no known estimator has one (a
-    saved result holds no estimator, so it is said only where the estimator is known)."""
+    """The checklist's "resampling of training rows" item where the refits of a result ran a
+    sampler (an object with ``fit_resample``, as imbalanced-learn's: the estimator or a part of
+    it, as each outer fold's selected parameters set it): each sampler as it ran, in how many
+    folds where not all ran it, and whether the refit seeds re-draw its rows; none where no
+    known estimator ran one (a saved result holds no estimator, so it is said only where the
+    estimator is known)."""
     texts = {_label(m, one): _samplers_text(m.estimator) for m in models}
     if not any(texts.values()):
         return []
@@ -437,67 +442,87 @@ def _resampled_rows(models, one):
 
 
 def _samplers_text(nested):
-    """The samplers the refits of a fitted NestedCV ran, in words ("" for none): those of its
-    estimator (of the model a search given as the estimator tunes) and those that the selected
-    candidates put in place; None where there is no estimator to read (a saved result)."""
+    """The samplers the refits of a fitted NestedCV ran, in words ("" for none): in each outer
+    fold, those of its estimator (of the model a search given as the estimator tunes) as the
+    fold's selected parameters set them, a step they set to "passthrough" or None running none,
+    each distinct sampler with the number of folds that ran it where not all did; None where
+    there is no estimator to read (a saved result)."""
     estimator = getattr(nested, "estimator", None)
     if estimator is None:
         return None
     # the selected parameters name the parts of the model a search tunes
     model = estimator.estimator if is_search(estimator) else estimator
-    selected = [fold.get("best_params") or {} for fold in getattr(nested, "outer_results_", ())]
-    samplers = {path: part for path, part in model.get_params(deep=True).items()
-                if _is_sampler(part)}  # fmt: skip
-    if _is_sampler(model):
-        samplers[""] = model
-    in_space = {}  # a sampler that only a candidate puts in place: in how many folds
-    for params in selected:
-        for path, value in params.items():
-            if _is_sampler(value) and path not in samplers:
-                in_space.setdefault(path, (value, 0))
-                in_space[path] = (value, in_space[path][1] + 1)
-    texts = [
-        f"{param_text(sampler)} inside each training fold (inner and outer), "
-        + _sampler_seed_text(sampler, path, selected)
-        for path, sampler in samplers.items()
-    ]
-    texts += [
-        f"{param_text(sampler)} (a candidate of the search space, selected in {count} of "
-        f"{len(selected)} outer folds) inside the training rows of each fit that tries it, "
-        + _sampler_seed_text(sampler, path, selected)
-        for path, (sampler, count) in in_space.items()
-    ]
+    folds = getattr(nested, "outer_results_", ())
+    ran = {}  # (path, the sampler's text, how the search set it) -> [sampler, folds that ran it]
+    for fold in folds:
+        params = fold.get("best_params")
+        if params is None:  # no candidate won the fold: no refit ran
+            continue
+        for path, sampler in _samplers_of(configure(model, params)).items():
+            key = (path, param_text(sampler), *_set_by_search(path, params))
+            ran.setdefault(key, [sampler, 0])[1] += 1
+    texts = []
+    for (_path, text, candidate, tuned), (sampler, count) in ran.items():
+        if not (candidate or tuned) and count == len(folds):
+            texts.append(
+                f"{text} inside each training fold (inner and outer), "
+                + _sampler_seed_text(sampler, tuned)
+            )
+            continue
+        how = ["a candidate of the search space"] * candidate
+        named = [name for name in tuned if name != "random_state"]  # the seed text says it
+        how += [f"its {', '.join(named)} tuned by the search space"] * bool(named)
+        texts.append(
+            f"{text} ({', '.join([*how, ''])}selected in {count} of {len(folds)} outer folds) "
+            "inside the training rows of each fit that tries it, "
+            + _sampler_seed_text(sampler, tuned)
+        )
     return "; ".join(texts)
+
+
+def _samplers_of(model):
+    """Path -> each sampler of ``model`` ("" for ``model`` itself)."""
+    parts = model.get_params(deep=True).items()
+    samplers = {path: part for path, part in parts if _is_sampler(part)}
+    return {"": model, **samplers} if _is_sampler(model) else samplers
+
+
+def _set_by_search(path, params):
+    """How a fold's selected ``params`` set the sampler at ``path``: ``(candidate, tuned)``,
+    whether it is (a part of) a value of the search space, and the names of its parameters
+    that the search space sets."""
+    candidate = bool(path) and any(path == n or path.startswith(f"{n}__") for n in params)
+    prefix = f"{path}__" if path else ""
+    return candidate, tuple(name[len(prefix) :] for name in params if name.startswith(prefix))
 
 
 def _is_sampler(part):
     return hasattr(part, "fit_resample") and not isinstance(part, type)
 
 
-def _sampler_seed_text(sampler, path, selected):
+def _sampler_seed_text(sampler, tuned):
     """Whether the refit seeds re-draw a sampler's rows: only a ``random_state`` left at None
     is seeded (``model_selection/_nested/_seeds.py``); one given, or set by the selected
-    candidates (``selected``: each outer fold's parameters; ``path``: the sampler's), is kept
-    in every fit."""
+    candidate (``tuned``: the names of the sampler's parameters it sets), is kept in every
+    fit."""
     own = sampler.get_params(deep=False)
     if "random_state" not in own:
         return "which takes no random_state"
-    key = f"{path}__random_state" if path else "random_state"
-    chosen = [params[key] for params in selected if key in params]
-    if chosen:
-        values = ", ".join(dict.fromkeys(param_text(value) for value in chosen))
+    state = own["random_state"]
+    if state is None:
         return (
-            f"whose random_state the search space sets (selected: {values}): kept in every fit "
-            "of a fold, the refit seeds do not re-draw its rows"
+            f"whose random_state is None{' (set by the search space)' * ('random_state' in tuned)}"
+            ": each refit re-draws its rows with a seed from the refit seeds, the inner fits "
+            "with one seed derived from random_state"
         )
-    if own["random_state"] is None:
+    if "random_state" in tuned:
         return (
-            "whose random_state is None: each refit re-draws its rows with a seed from the "
-            "refit seeds, the inner fits with one seed derived from random_state"
+            f"whose random_state the search space sets (selected: {param_text(state)}): kept "
+            "in every fit of a fold, the refit seeds do not re-draw its rows"
         )
     return (
-        f"whose random_state={param_text(own['random_state'])} is kept in every fit: the "
-        "refit seeds do not re-draw its rows"
+        f"whose random_state={param_text(state)} is kept in every fit: the refit seeds do not "
+        "re-draw its rows"
     )
 
 
