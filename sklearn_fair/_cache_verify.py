@@ -7,10 +7,12 @@ recomputed and compared. Give it the options of the run that change what the ent
 keyed by or what the file may ask for: --data-dir, --allow-package, --device, --limit.
 Exit status: 0 every entry checked (and recomputed) agrees, 1 one differs or fails its
 checks (or none is found, or the sample of a model drew none of its entries), 2 the folder
-cannot be audited.
+cannot be audited (a results folder of 'sklearn-fair run' among them: give its cache folder,
+<output_dir>/cache by default).
 """
 
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -128,6 +130,26 @@ def _recompute(root, paths, sample, random_state, n_jobs, options):
     return status if found else 1
 
 
+def _refuse_results_folder(root):
+    """Refuse the results folder of a run (its record of outputs, or its own cache holding
+    the run's record of experiments), whose files are no cache entries: name its cache."""
+    from .exceptions import ExperimentConfigError
+    from .experiment._running._manifest import MANIFEST
+    from .experiment._running._resultfile import RECORD
+
+    cache = root / "cache"  # the run's default cache, <output_dir>/cache
+    if not (os.path.lexists(root / RECORD) or os.path.lexists(cache / MANIFEST)):
+        return
+    if cache.is_dir():
+        where = f"its cache is {os.fspath(cache)}: run sklearn-fair cache verify "
+        where += shlex.quote(os.fspath(cache))
+    else:
+        where = "its cache is the folder its experiment file's cache_dir names: verify that one"
+    raise ExperimentConfigError(
+        f"{os.fspath(root)} is a results folder of 'sklearn-fair run', not a cache; {where}."
+    )
+
+
 def run_cache(
     directory,
     *,
@@ -158,7 +180,9 @@ def run_cache(
                 f"--sample must be a fraction in (0, 1]. Got {sample!r} instead."
             )
         limits = parse_limits(limits)
-        recorded = (root / MANIFEST).exists() or (root / MANIFEST).is_symlink()
+        recorded = os.path.lexists(root / MANIFEST)
+        if not recorded:
+            _refuse_results_folder(root)
         paths = _experiments(root, allow_outside_paths, limits) if recorded else []
         entries = check_entries(root)
         print(neutral(str(entries)))

@@ -83,7 +83,10 @@ def _inside(path, folder):
 
 def check_outputs(config):
     """Refuse, before any fit (the run's and the dry run's), what is in the way of the files
-    the run writes: an input among them, a link, a folder, a FIFO where a file goes."""
+    the run writes: an input among them, a link, a folder, a FIFO where a file goes, a folder
+    its permissions (or a read-only file system) keep from being written. Nothing is written:
+    a folder the file system refuses anyway (``/proc/x``) is found when the run makes its
+    folders, still before the first fit, not by the dry run."""
     from ._manifest import MANIFEST
     from ._outputs import output_files
     from ._resultfile import RECORD, ResultsFolder

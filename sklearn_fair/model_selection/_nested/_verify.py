@@ -316,10 +316,13 @@ def check_entries(directory):
     score's range, are the run's scorers', which only the run knows). Nothing is recomputed:
     a plausible forged score under a recomputed checksum passes (see :func:`verify_cache`). In
     the :class:`CacheAudit`, ``n_entries`` counts the entries that passed; ``rejected`` lists
-    the others."""
+    the others. Entries are the JSON files in its subfolders of two characters, where a run
+    looks for them; other files (a run's outputs beside its cache) are not read."""
     cache = _AuditCache(directory, 0.0, 0)
     for path in sorted(Path(os.fsdecode(directory)).glob("*/*.json")):
         name = path.stem
+        if len(path.parent.name) != 2:  # no run looks there: not an entry
+            continue
         if path.parent.name != name[:2]:  # a run looks for it elsewhere: it never reads it
             cache._reject(path, f"not in the folder its name belongs in ({name[:2]!r})")
             continue
