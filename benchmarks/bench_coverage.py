@@ -269,7 +269,10 @@ def replicate(problem, n, seed, X_truth, y_truth):
             ),
         }
         if ncv is not None:
-            low, high = ncv.estimate - z * ncv.standard_error, ncv.estimate + z * ncv.standard_error
+            # the interval before the library keeps it in the loss's range, clipped below as
+            # every other interval is (ncv.estimate is the clipped estimate, NaN where the
+            # whole interval overshoots)
+            low, high = ncv.low_before, ncv.high_before
             naive = (
                 ncv.cv_estimate - z * ncv.cv_standard_error,
                 ncv.cv_estimate + z * ncv.cv_standard_error,

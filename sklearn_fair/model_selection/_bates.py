@@ -13,6 +13,7 @@ The arithmetic (pooling, combining) is :mod:`sklearn_fair.stats._ncv`'s.
 
 import math
 import numbers
+import warnings
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -23,6 +24,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples, check_consistent_length
 
+from ..exceptions import SklearnFairWarning
 from ..utils import (
     N_JOBS_CONSTRAINTS,
     RANDOM_STATE_CONSTRAINTS,
@@ -30,6 +32,7 @@ from ..utils import (
     IntervalNotBool,
 )
 from ..utils._printing import decimals_for, number
+from ..utils._stacklevel import external_stacklevel
 from ._nested._inputs import check_target_kind
 from ._nested._planning import plan_of_splits, warn_unseeded_estimator
 from ._nested._running import run_plan
@@ -108,9 +111,12 @@ class NestedCVInterval:
     Attributes
     ----------
     estimate : float
-        The bias-corrected point estimate of the prediction error, ``ncv_estimate - bias``.
+        The bias-corrected point estimate of the prediction error, ``ncv_estimate - bias``;
+        NaN where the correction moves the whole interval out of the loss's range (see
+        ``clipped_at_zero``).
     low, high : float
-        The interval, ``estimate -/+ z * standard_error``.
+        The interval, ``estimate -/+ z * standard_error`` (``low_before``, ``high_before``),
+        kept in the loss's range; NaN with ``estimate``.
     confidence : float
         Its nominal level.
     standard_error : float
@@ -119,7 +125,7 @@ class NestedCVInterval:
     method : str
         How the interval is computed (printed with it).
     target : str
-        What it covers: the error of the model fitted on all the rows (``Err_XY``).
+        What it targets: the error of the model fitted on all the rows (``Err_XY``).
     loss : str
         The pointwise loss (``"zero_one"``, ``"squared_error"``, ``"absolute_error"`` or the
         name of a callable).
@@ -143,13 +149,17 @@ class NestedCVInterval:
         ``"none"``, ``"lower"`` (raised to the naive standard error) or ``"upper"`` (lowered to
         ``sqrt(K)`` times it).
     clipped_at_zero : bool
-        Whether ``estimate`` or ``low`` fell below 0, the least a built-in loss can be (the bias
-        correction can overshoot on a small error), and were raised to 0, as the other
-        intervals of sklearn-fair are kept in their metric's range; ``ncv_estimate - bias``
-        and ``standard_error`` give the values before.
+        Whether ``estimate`` or ``low`` (not ``high``) fell below 0, the least a built-in loss
+        can be (the bias correction can overshoot on a small error), and those of them below 0
+        were raised to 0, as the other intervals of sklearn-fair are kept in their metric's
+        range; ``ncv_estimate - bias``, ``low_before`` and ``high_before`` give the values
+        before. Where ``high`` falls below 0 too, nothing is raised: the correction has moved
+        the whole interval out of the range, so ``estimate``, ``low`` and ``high`` are NaN, a
+        :class:`~sklearn_fair.exceptions.SklearnFairWarning` says so, and this is False.
     clipped_at_one : bool
-        Whether ``estimate`` or ``high`` of ``loss="zero_one"`` rose above 1, the most an
-        error rate can be, and were lowered to 1, as ``clipped_at_zero`` says for 0.
+        Whether ``estimate`` or ``high`` (not ``low``) of ``loss="zero_one"`` rose above 1,
+        the most an error rate can be, and those of them above 1 were lowered to 1, as
+        ``clipped_at_zero`` says for 0; where ``low`` rises above 1 too, they are NaN.
     n_samples, n_folds, n_repetitions : int
         The number of rows, folds and repetitions.
     fold_losses : ndarray of shape (n_repetitions, n_folds)
@@ -189,6 +199,35 @@ class NestedCVInterval:
         """``(low, high)``."""
         return (self.low, self.high)
 
+    @property
+    def low_before(self):
+        """The low end before any clipping, ``ncv_estimate - bias - z * standard_error``."""
+        return self.ncv_estimate - self.bias - self._half_width()
+
+    @property
+    def high_before(self):
+        """The high end before any clipping, ``ncv_estimate - bias + z * standard_error``."""
+        return self.ncv_estimate - self.bias + self._half_width()
+
+    def _half_width(self):
+        return float(ndtri(0.5 + self.confidence / 2)) * self.standard_error
+
+    def _overshoot(self):
+        """Why the interval is NaN, or None: the correction moved it out of the loss's range."""
+        low, high = self.low_before, self.high_before
+        above = self.loss == "zero_one" and low > 1
+        if not math.isnan(self.estimate) or not (high < 0 or above):
+            return None
+        side = "below 0, the least" if high < 0 else "above 1, the most"
+        values = (self.ncv_estimate, self.bias, low, high, self.cv_estimate)
+        decimals = decimals_for(values, minimum=4)
+        ncv, bias, low, high, cv = (number(v, decimals) for v in values)
+        return (
+            f"the bias correction (Err_NCV {ncv} less a bias of {bias}) moves the whole "
+            f"interval {side} the loss can be: [{low}, {high}] before clipping; the "
+            f"cross-validation estimate is {cv}"
+        )
+
     def sqrt(self):
         """The estimate and interval on the square-root scale, ``(estimate, low, high)``.
 
@@ -219,24 +258,26 @@ class NestedCVInterval:
 
     def __str__(self):
         level = f"{100 * self.confidence:g}%"
+        described = (
+            f" ({self.method}; {self.n_folds} folds x {self.n_repetitions} repetitions; "
+            f"for {self.target.split(':')[0]}"
+        )
+        overshoot = self._overshoot()
+        if overshoot is not None:
+            return f"{self.loss} {level} interval not estimated: {overshoot}{described})"
         decimals = decimals_for([self.estimate, self.low, self.high], minimum=4)
         estimate, low, high = (number(v, decimals) for v in (self.estimate, self.low, self.high))
         notes = ""
         raw = self.ncv_estimate - self.bias
-        half = float(ndtri(0.5 + self.confidence / 2)) * self.standard_error
         if self.clipped_at_zero:
-            before = ", ".join(number(v, decimals) for v in (raw, raw - half))
+            before = ", ".join(number(v, decimals) for v in (raw, self.low_before))
             notes += f"; clipped at 0, the least the loss can be (estimate, low before: {before})"
         if self.clipped_at_one:
-            before = ", ".join(number(v, decimals) for v in (raw, raw + half))
+            before = ", ".join(number(v, decimals) for v in (raw, self.high_before))
             notes += f"; clipped at 1, the most the loss can be (estimate, high before: {before})"
         if self.standard_error == 0:
             notes += "; every loss was the same, so the interval has no width: no spread to judge"
-        return (
-            f"{self.loss} {estimate}, {level} interval [{low}, {high}]"
-            f" ({self.method}; {self.n_folds} folds x {self.n_repetitions} repetitions; "
-            f"covers {self.target.split(':')[0]}{notes})"
-        )
+        return f"{self.loss} {estimate}, {level} interval [{low}, {high}]{described}{notes})"
 
 
 def _resolve_loss(loss, estimator, y):
@@ -257,8 +298,10 @@ def _resolve_loss(loss, estimator, y):
             "value, so nested_cv_interval needs y of shape (n_samples,). For several outputs, "
             "pass a callable loss(y_true, y_pred) that returns one loss per row."
         )
+    given = repr(loss)
     if loss == "auto":
         loss = "zero_one" if is_classifier(estimator) else "squared_error"
+        given = f"'auto', the squared error for {type(estimator).__name__} (no classifier)"
     elif loss == "zero_one" and is_regressor(estimator):
         # an estimator of no declared kind may predict labels: the loss checks its predictions
         raise ValueError(
@@ -267,6 +310,16 @@ def _resolve_loss(loss, estimator, y):
             "continuous predictions would count as a miss on every row. Use "
             "loss='squared_error' or 'absolute_error', or a classifier."
         )
+    if loss != "zero_one" and y.dtype.kind not in "biuf":  # booleans count as 0 and 1
+        try:
+            y.astype(float)
+        except (TypeError, ValueError) as error:
+            raise ValueError(
+                f"The 'loss' parameter of nested_cv_interval is {given}, which subtracts "
+                f"predictions from y, but y holds values that are not numbers ({error}). Use "
+                "loss='zero_one' for class labels, or a callable loss(y_true, y_pred) that "
+                "returns one loss per row."
+            ) from None
     return _LOSSES[loss], loss
 
 
@@ -429,7 +482,8 @@ def nested_cv_interval(
 default="auto"
         The pointwise loss of ``estimator.predict``: ``"auto"`` is the misclassification
         (0-1) loss for a classifier and the squared error otherwise; ``"zero_one"`` needs a
-        classifier. A callable ``loss(y_true, y_pred)`` returns one loss per row (not a
+        classifier, ``"squared_error"`` and ``"absolute_error"`` a ``y`` of numbers (booleans
+        count as 0 and 1). A callable ``loss(y_true, y_pred)`` returns one loss per row (not a
         scorer). The interval is for the mean of this loss: for the squared error, the MSE;
         :meth:`NestedCVInterval.sqrt` gives the RMSE's.
     n_folds : int, default=10
@@ -456,9 +510,20 @@ default="auto"
     ------
     ValueError
         Before any fit, if ``loss="zero_one"`` and ``estimator`` is not a classifier, if
+        ``loss`` is the squared or absolute error (``"auto"`` for an estimator that is not a
+        classifier) and ``y`` holds values that are not numbers (class labels as strings), if
         ``loss`` is a scorer, or if ``y`` has several columns and ``loss`` is not a callable.
     RuntimeError
         If any fit fails: an interval from the fits that remain would be wrong.
+
+    Warns
+    -----
+    SklearnFairWarning
+        If the bias correction moves the whole interval of a built-in loss below 0 (or, for
+        ``loss="zero_one"``, above 1): clipped, it would read ``[0, 0]`` (or ``[1, 1]``), an
+        error known exactly. The result's ``estimate``, ``low`` and ``high`` are NaN then;
+        the warning and the printed result give the interval before clipping and
+        ``cv_estimate``.
 
     See Also
     --------
@@ -524,19 +589,23 @@ default="auto"
     from ..stats._ncv import ncv_estimates
 
     values = ncv_estimates(outer, inner, n_samples, confidence)
-    if loss_name in _LOSSES and min(values["estimate"], values["low"]) < 0:
+    most = 1.0 if loss_name == "zero_one" else math.inf
+    if loss_name in _LOSSES and (values["high"] < 0 or values["low"] > most):
+        # wholly out of the loss's range: clipped, it would read [0, 0], an exact error
+        values.update(estimate=math.nan, low=math.nan, high=math.nan)
+    elif loss_name in _LOSSES and min(values["estimate"], values["low"]) < 0:
         # a negative error rate is no error rate: kept in the loss's range [0, inf)
         values.update(
             clipped_at_zero=True,
             **{key: max(values[key], 0.0) for key in ("estimate", "low", "high")},
         )
-    if loss_name == "zero_one" and max(values["estimate"], values["high"]) > 1:
+    if max(values["estimate"], values["high"]) > most:
         # nor is an error rate above 1: kept in [0, 1], as the other intervals of error rates
         values.update(
             clipped_at_one=True,
             **{key: min(values[key], 1.0) for key in ("estimate", "low", "high")},
         )
-    return NestedCVInterval(
+    result = NestedCVInterval(
         confidence=float(confidence),
         method=METHOD,
         target=TARGET,
@@ -547,3 +616,13 @@ default="auto"
         folds=folds,
         **values,
     )
+    if result._overshoot() is not None:
+        warnings.warn(
+            f"nested_cv_interval gives no interval of {loss_name}: {result._overshoot()}. "
+            "The inner models (trained on n (K - 2) / K rows) lose so differently from the "
+            "outer ones (n (K - 1) / K rows) that the paper's extrapolation to n rows fails; "
+            "estimate, low and high are NaN.",
+            SklearnFairWarning,
+            stacklevel=external_stacklevel(),
+        )
+    return result
