@@ -34,7 +34,13 @@ from ._checks import (
     tie_levels,
 )
 from ._paired import paired_ttest
-from ._ranks import _as_table, permutation_p_is, rank_comparison, wilcoxon
+from ._ranks import (
+    _as_table,
+    permutation_p_is,
+    rank_comparison,
+    studentized_p_is,
+    wilcoxon,
+)
 
 __all__ = ["MultipleComparison", "multiple_comparison"]
 
@@ -94,7 +100,10 @@ class MultipleComparison:
     posthoc : {"tukeyhsd", "nemenyi"} or None
         None for two models.
     pairwise_pvalues : ndarray of shape (n_models, n_models) or None
-        The post-hoc p-values (1 on the diagonal).
+        The post-hoc p-values (1 on the diagonal), scipy's studentized range as scipy gives
+        it: precise to about 1e-13, so that a value below 1e-10 says only that the p-value is
+        that small (scipy's 0 is a positive p-value under about 1e-16); the paragraph prints
+        it as "p < 1e-10".
     critical_difference : float or None
         Nemenyi's, in average ranks.
     centers : dict
@@ -183,7 +192,7 @@ class MultipleComparison:
             f" with {_NAMES[self.posthoc]}{_ERRORS.get(self.posthoc, '')}" if self.posthoc else ""
         )
         symbol = {"ttest": "t", "wilcoxon": "W", "anova": "F", "friedman": "chi2"}[self.omnibus]
-        verdict = "differ" if self.pvalue < self.alpha else "were not shown to differ"
+        verdict = "differ" if self.pvalue <= self.alpha else "were not shown to differ"
         method = {
             "Greenhouse-Geisser": ", Greenhouse-Geisser-corrected",
             "exact": ", exact permutation p-value",
@@ -197,12 +206,13 @@ class MultipleComparison:
             f"{permutation_p_is(self.pvalue, self.pvalue_method, shown)}{method}, two-sided, "
             f"alpha = {level})."
         )
-        if self.posthoc is not None and self.pvalue < self.alpha:
+        if self.posthoc is not None and self.pvalue <= self.alpha:
             pairs = [
-                f"{self.models[i]} and {self.models[j]} (p = {shown(self.pairwise_pvalues[i, j])})"
+                f"{self.models[i]} and {self.models[j]} "
+                f"({studentized_p_is(self.pairwise_pvalues[i, j], shown)})"
                 for i in range(k)
                 for j in range(i + 1, k)
-                if self.pairwise_pvalues[i, j] < self.alpha
+                if self.pairwise_pvalues[i, j] <= self.alpha
             ]
             if self.critical_difference is not None:
                 text += f" Nemenyi's critical difference is {self.critical_difference:.3g} ranks."
@@ -276,9 +286,10 @@ def multiple_comparison(scores, *, test="auto", alpha=0.05, greater_is_better=Tr
         cases). F is never below 0 (statsmodels' is -1e-15 for models whose means are equal
         up to rounding). Tukey's HSD is that of the repeated-measures design: its error is the
         ANOVA's residual mean square (data sets x models), on ``(n_datasets - 1) * (n_models -
-        1)`` degrees of freedom, its p-values scipy's studentized range; p is 0 for models
-        that differ by a constant and 1 for models whose means are equal, where the table has
-        no residual.
+        1)`` degrees of freedom, its p-values scipy's studentized range (printed as "p < 1e-10"
+        below 1e-10, where scipy's number is not precise); p is 0 for models that differ by a
+        constant and 1 for models whose means are equal, where the table has no residual. The
+        models differ, and a pair is separated, where its p-value is at most ``alpha``.
 
     Examples
     --------
