@@ -3,6 +3,7 @@
 import numbers
 
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils._param_validation import validate_parameter_constraints
 
 from ..utils import (
     RANDOM_STATE_CONSTRAINTS,
@@ -60,6 +61,12 @@ class StratifiedGraphKFold(StratifiedKFold):
     }
 
     def __init__(self, n_splits=10, *, shuffle=True, random_state=None):
+        if isinstance(n_splits, bool):  # KFold.__init__ would take True for 1: "got n_splits=1"
+            validate_parameter_constraints(
+                {"n_splits": self._parameter_constraints["n_splits"]},
+                {"n_splits": n_splits},
+                caller_name=type(self).__name__,
+            )
         super().__init__(n_splits=n_splits, shuffle=shuffle, random_state=random_state)
 
     def split(self, X, y=None, groups=None):

@@ -130,10 +130,29 @@ class HoldoutSplit(BaseShuffleSplit):
         """Return the number of splits, always 1."""
         return 1
 
+    def split(self, X, y=None, groups=None):
+        """Generate the one ``(train, test)`` pair of index arrays.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or sequence of graphs
+            The data; graphs that carry their label as ``.y`` give ``y`` when it is None.
+        y : array-like of shape (n_samples,), default=None
+            The target, stratified on as ``stratify`` says.
+        groups : array-like of shape (n_samples,) or (n_samples, 1), default=None
+            One group label per row: whole groups go to one side. A one-column ``groups``
+            (``df[["patient"]]``) is read as its column.
+
+        Yields
+        ------
+        train, test : ndarray
+            The indices of the training and the validation (or test) rows.
+        """
+        # checked before BaseShuffleSplit.split's check of the lengths, which names no input
+        yield from super().split(X, y, _checked_groups(groups, X))
+
     def _iter_indices(self, X, y=None, groups=None):
         check_parameter_constraints(self)
-        if groups is not None:  # refused as scikit-learn's group splitters refuse NaN groups
-            groups = check_array(groups, input_name="groups", ensure_2d=False, dtype=None)
         if not self.shuffle and self.random_state is not None:
             raise ValueError(
                 "HoldoutSplit(shuffle=False) holds out the last rows, so a random_state has no "
@@ -226,6 +245,26 @@ class HoldoutSplit(BaseShuffleSplit):
                 f"{n_samples} samples: {accepted}."
             )
         return n_test
+
+
+def _checked_groups(groups, X):
+    """``groups`` as one label per row of ``X``, in the words of NestedCV's checks: a column
+    read as 1-D; other shapes, another length and missing (None, NaN) labels refused, and
+    infinite ones as scikit-learn's group splitters refuse them."""
+    if groups is None:
+        return None
+    # NestedCV's checks, imported here: its package imports this module
+    from ._nested._inputs import check_labels, groups_1d
+
+    groups = groups_1d(groups)
+    n_labels, n_samples = _num_samples(groups), _num_samples(X)
+    if n_labels != n_samples:
+        raise ValueError(
+            f"groups must hold one group label per row of X ({n_samples} rows); got "
+            f"{n_labels} labels."
+        )
+    check_labels(groups, "groups")
+    return check_array(groups, input_name="groups", ensure_2d=False, dtype=None)
 
 
 def _splits_unstratified(X, test_size):

@@ -1,5 +1,6 @@
 """HoldoutSplit refuses NaN groups as scikit-learn's group splitters do: it took the rows
-without a group for one group (np.unique merges NaNs), and kept them together."""
+without a group for one group (np.unique merges NaNs), and kept them together. Its message
+names their positions, as NestedCV's does (hunt SPLITTERS-1)."""
 
 import re
 
@@ -50,9 +51,13 @@ def test_nan_groups_are_refused_as_scikit_learns_group_splitters_refuse_them(
     assert "contains NaN" in message
     # the shuffled split kept the 5 NaN rows together on one side; time-ordered, one NaN row
     # at 36 was blamed on the real groups: "every cut point falls inside a group"
-    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+    ours = (
+        f"groups contains {len(nan_rows)} NaN or missing value(s), at positions {nan_rows}; "
+        "give those rows their group or remove them"
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(ours)}"):
         next(cv.split(X, y, groups))
-    with pytest.raises(ValueError, match=re.escape(message)):
+    with pytest.raises(ValueError, match=re.escape(ours)):
         cross_validate(LogisticRegression(), X, y, groups=groups, cv=cv, error_score="raise")
 
 
