@@ -269,10 +269,11 @@ def replicate(problem, n, seed, X_truth, y_truth):
             ),
         }
         if ncv is not None:
-            # the interval before the library keeps it in the loss's range, clipped below as
-            # every other interval is (ncv.estimate is the clipped estimate, NaN where the
-            # whole interval overshoots)
-            low, high = ncv.low_before, ncv.high_before
+            # at this level, around the estimate before the library keeps it in the loss's
+            # range (ncv.estimate is that clipped, NaN where the whole interval overshoots),
+            # clipped below as every other interval is
+            raw = ncv.ncv_estimate - ncv.bias
+            low, high = raw - z * ncv.standard_error, raw + z * ncv.standard_error
             naive = (
                 ncv.cv_estimate - z * ncv.cv_standard_error,
                 ncv.cv_estimate + z * ncv.cv_standard_error,

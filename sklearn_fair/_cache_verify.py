@@ -140,7 +140,7 @@ def _refuse_results_folder(root):
     cache = root / "cache"  # the run's default cache, <output_dir>/cache
     if not (os.path.lexists(root / RECORD) or os.path.lexists(cache / MANIFEST)):
         return
-    if cache.is_dir():
+    if os.path.lexists(cache / MANIFEST):
         where = f"its cache is {os.fspath(cache)}: run sklearn-fair cache verify "
         where += shlex.quote(os.fspath(cache))
     else:

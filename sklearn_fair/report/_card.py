@@ -461,9 +461,11 @@ def _samplers_text(nested):
         for path, sampler in _samplers_of(configure(model, params)).items():
             key = (path, param_text(sampler), *_set_by_search(path, params))
             ran.setdefault(key, [sampler, 0])[1] += 1
+    # a sampler no candidate touches runs in every fit, also of a fold that no candidate won
+    refitted = sum(fold.get("best_params") is not None for fold in folds)
     texts = []
     for (_path, text, candidate, tuned), (sampler, count) in ran.items():
-        if not (candidate or tuned) and count == len(folds):
+        if not (candidate or tuned) and count == refitted:
             texts.append(
                 f"{text} inside each training fold (inner and outer), "
                 + _sampler_seed_text(sampler, tuned)

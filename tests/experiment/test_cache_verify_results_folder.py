@@ -115,3 +115,13 @@ def test_only_files_where_a_run_looks_for_entries_are_checked(tmp_path):
         "its name is not the digest of the key it records",
         f"not in the folder its name belongs in ({moved.stem[:2]!r})",
     ]
+
+
+def test_a_cache_folder_without_the_runs_record_is_not_named_as_its_cache(tmp_path, capsys):
+    # the run's cache_dir lay elsewhere; the user keeps a folder of their own named cache
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "outputs.json").write_text("{}")
+    assert main(["cache", "verify", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "is a results folder of 'sklearn-fair run'" in err
+    assert "cache_dir" in err and str(tmp_path / "cache") not in err

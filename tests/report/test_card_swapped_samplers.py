@@ -177,3 +177,37 @@ def test_the_card_of_data_sets_where_only_some_ran_a_sampler(two_candidates):
     # every other item as the data sets' cards give it
     checks = {row[0]: row[2] for row in cards["b"].checklist}
     assert all(how == checks[item] or "; b: " in how for item, _, how in merged.checklist[:-1])
+
+
+class _NeedsTwentyRows(DecisionTreeClassifier):
+    def fit(self, X, y, **params):
+        if len(X) < 20:
+            raise ValueError("needs 20 rows")
+        return super().fit(X, y, **params)
+
+
+def test_a_sampler_no_candidate_touches_runs_in_every_fold_even_one_without_a_winner():
+    # outer fold 0 trains on 24 rows: its inner fits (16 rows) all fail, no candidate wins it,
+    # yet the model's own sampler, which the grid never touches, ran in every fit there is
+    import numpy as np
+
+    rows = np.arange(200)
+    splits = [(rows[:24], rows[160:])] + [
+        (np.setdiff1d(rows, rows[k * 40 : (k + 1) * 40]), rows[k * 40 : (k + 1) * 40])
+        for k in range(4)
+    ]
+    model = Pipeline(
+        [("s", RandomUnderSampler(random_state=0)), ("c", _NeedsTwentyRows(random_state=0))]
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        nested = NestedCV(
+            model, {"c__max_depth": [2, 3]}, outer_cv=splits, inner_cv=3, random_state=0,
+            n_jobs=1, error_score=np.nan,
+        ).fit(X, y)  # fmt: skip
+    assert [fold.get("best_params") is None for fold in nested.outer_results_] == [True] + [
+        False
+    ] * 4
+    (line,) = _row(reproducibility_card(nested))
+    assert line.startswith("RandomUnderSampler(random_state=0) inside each training fold")
+    assert "selected" not in line
