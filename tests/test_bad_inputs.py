@@ -381,7 +381,7 @@ NESTED_CASES = [
             cache_dir=tmp / "cache",
         ),
         InvalidSplitError,
-        r"inner_cv in outer training fold 0 has indices in both",
+        r"inner_cv, or .*\) in outer training fold 0 has indices in both",
     ),
     case(
         "nested-stored-inner-split-leaks-test-fold",

@@ -36,6 +36,7 @@ from ._duplicates import find_duplicates, sample_digests
 from ._permutation import (
     PERMUTATION_CONSTRAINTS,
     PERMUTATION_DOCS,
+    _monotone_in,
     check_chance_range,
     check_scoring_labels,
     permutation_check,
@@ -76,8 +77,10 @@ class AuditResult:
         classes: they are then compared in order of size).
     rows_kept : bool or None
         With ``prepare``: whether it returned the samples as given, in their order, changing
-        at most their features and the names of their classes (True: the duplicates are
-        those of the samples as given), or other rows: reordered, resampled, added or
+        at most their features and their labels, each label a monotone function of the one
+        given (a scaled or log-transformed target, a LabelEncoder's codes) or, for a
+        classifier, the classes renamed (True: the duplicates are those of the samples as
+        given, and the groups are kept), or other rows: reordered, resampled, added or
         dropped (False: the duplicates are those of the rows it returned). None without
         ``prepare``.
     copies_added : int
@@ -173,16 +176,17 @@ class AuditResult:
                 )
             else:
                 balance = "copies of samples that a split can put on both sides of their originals"
-            # no classes (a regressor, 2-D labels): no class balance to lose
-            lost = (
-                "no longer have the data's class balance, or test"
-                if self.share_changed is not None
-                else "test"
+            # each clause where it holds: no classes (a regressor, 2-D labels), no balance lost
+            lost = ["no longer have the data's class balance"] * (
+                abs(after - before) > _SHARE_CHANGE
             )
+            if d is not None and d.straddling and self.rows_kept is False:
+                lost.append("hold copies of training samples")
+            elif self.copies_added or self.n_prepared > self.n_samples:
+                lost.append("can hold copies of training samples")
             found.append(
                 f"resampling before splitting: prepare turned {self.n_samples} samples into "
-                f"{self.n_prepared} ({balance}); test folds {lost} on copies of training "
-                "samples"
+                f"{self.n_prepared} ({balance}); test folds {' and '.join(lost)}"
             )
         return found
 
@@ -397,10 +401,12 @@ def audit(
     {prepare} Where it returns other rows than those given (samples added, dropped,
         reordered or resampled), the duplicates are those of the prepared samples, in the
         splits the evaluation makes of them; where it keeps the rows in their order (selecting
-        or scaling features), those of the samples as given. Resampling before splitting is
-        flagged: samples added (copies, synthetic ones; copies of given samples also where
-        their number stays), or a class's share changed by more than 0.05; dropping samples
-        (duplicates, missing values) or reordering them while keeping the balance is not.
+        or scaling features, scaling or log-transforming the target: any monotone change of
+        it, as for :func:`permutation_check`), those of the samples as given, with their
+        ``groups``. Resampling before splitting is flagged: samples added (copies, synthetic
+        ones; copies of given samples also where their number stays), or a class's share
+        changed by more than 0.05; dropping samples (duplicates, missing values) or
+        reordering them while keeping the balance is not.
         With other rows, a ``cv`` of given splits or one that splits by groups, which cannot
         split the prepared samples, is refused (ValueError).
     {n_permutations}
@@ -592,15 +598,17 @@ def _largest_share_change(y, prepared):
 
 
 def _labels_kept(y, prepared, classifier):
-    """Whether ``prepare`` kept the labels in their order: the same, or for a classifier the
-    same classes renamed (a LabelEncoder: each class always becomes one and the same); no
-    labels (None) are kept as no labels."""
+    """Whether ``prepare`` kept the labels in their order, by the rule of
+    :func:`permutation_check` (``_monotone_in``): each a monotone function of the label given
+    (the same, a LabelEncoder's codes, a scaled or log-transformed target); for a classifier
+    also the same classes renamed in any order (each class always becomes one and the same).
+    No labels (None) are kept as no labels."""
     if y is None or prepared is None:
         return y is None and prepared is None
     y, prepared = labels_1d(y), labels_1d(prepared)
     if prepared.shape != y.shape:
         return False
-    if np.array_equal(prepared, y):
+    if _monotone_in(y, prepared):
         return True
     if not classifier or y.ndim != 1:
         return False
@@ -615,7 +623,7 @@ def _rows_kept(given, prepared, y, y_prepared, classifier):
     ``prepared``: the digests of as many rows). Their features as given: kept. Every prepared
     row one of the given rows, not all in place (a shuffle, a bootstrap): not kept. Features
     changed (scaled, clipped, rounded, with noise added), where the features cannot tell the
-    rows apart: kept, unless the labels moved (not the same, nor the same classes renamed)."""
+    rows apart: kept, unless the labels moved (see :func:`_labels_kept`)."""
     comparable = given.dtype == prepared.dtype
     if comparable and np.array_equal(given, prepared):
         return True

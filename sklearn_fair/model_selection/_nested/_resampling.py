@@ -34,6 +34,7 @@ from sklearn.utils.multiclass import type_of_target
 
 from ...exceptions import (
     GroupLeakageWarning,
+    InvalidSplitError,
     ReproducibilityWarning,
     SklearnFairWarning,
     SplitLeakageWarning,
@@ -195,9 +196,17 @@ def inner_splits_of_fold(cv, X, y, train, split_params, where, n_samples, name="
                 f"recent rows{gap}: {fix})"
             )
         raise ValueError(f"{name} could not split {where}: {exc}{hint}") from exc
-    positions = validate_splits(
-        splits, len(rows), allow_overlap=lagged(cv), name=f"inner_cv in {where}"
-    )
+    try:
+        positions = validate_splits(
+            splits, len(rows), allow_overlap=lagged(cv), name=f"{name} in {where}"
+        )
+    except InvalidSplitError as exc:
+        if _given_splits(cv) is None:
+            raise
+        raise InvalidSplitError(
+            f"{exc} Splits given as indices are positions within each outer training fold "
+            f"(not in the whole data set), and {where} has {len(rows)} rows."
+        ) from None
     if rows is train:
         return [(train[tr], train[te]) for tr, te in positions]
     return [(train[np.isin(train, rows[tr])], rows[te]) for tr, te in positions]
@@ -354,7 +363,7 @@ def warn_outer_group_leaks(owner, outer_cv, groups, shared):
         f"{straddling.size} of the {np.unique(groups).size} groups are on both sides of "
         f"{len(leaking)} of the {len(shared)} outer splits (outer fold {leaking[0]} "
         f"shares {shared[leaking[0]].size}, e.g. {shared[leaking[0]][:3].tolist()}). The test "
-        "folds then hold rows of groups seen in training, so the scores are optimistic. Pass "
+        "folds then hold rows of groups seen in training, so the scores may be optimistic. Pass "
         "a group splitter as outer_cv (GroupKFold, StratifiedGroupKFold), or an int: with "
         "groups it becomes StratifiedGroupKFold (classifiers) or GroupKFold.",
         GroupLeakageWarning,
@@ -805,7 +814,13 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
         )
     inner_splits = {}
     given = splitters.inner_given is not None
-    name = "inner_cv" if given else "the default inner hold-out (inner_cv=None)"
+    # the search given as the estimator hands its cv on as inner_cv, unseen here: both named
+    name = (
+        "the inner splitter given (inner_cv, or with inner_cv=None the cv of the search given "
+        "as the estimator, as in GridSearchCV(cv=...))"
+        if given
+        else "the default inner hold-out (inner_cv=None)"
+    )
     with _global_draws_reported(owner, "inner_cv", splitters.inner, seeded):
         for fold, train in trains.items():
             if stored[fold] is not None:
