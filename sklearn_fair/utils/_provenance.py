@@ -9,7 +9,8 @@ whenever the value's content or code does:
 - **data** (arrays, tensors, DataFrames, sparse matrices, graphs) by content, through
   :func:`~sklearn_fair.utils.fingerprint` (dtype, shape and bytes; equal in every process),
   a DataFrame's or Series' index included (code may join on it);
-- **scalars and strings** by value; non-finite floats by their ``repr``;
+- **scalars and strings** by value; non-finite floats by their ``repr``, and a number that
+  a float64 would round (a long double, a ``Fraction``) by its ``repr``;
 - **lists and tuples** in their order (a Pipeline's steps are a list: order is content);
   **dicts sorted by key** (parameters, grids and configuration tables carry no meaning in their
   order, and a table read back from JSON or TOML need not keep it); sets sorted;
@@ -18,10 +19,17 @@ whenever the value's content or code does:
   remakes them; their fitted state (:func:`fitted_state`) counts where clone keeps it: a
   FrozenEstimator, and what is used as it is or deep-copied (a fitted model whose bound
   method a FunctionTransformer calls, a global or closure variable a function reads, the
-  state of another object); other objects by their class and attributes; a bound method by
+  state of another object); other objects by their class, attributes and ``__slots__``
+  values, a ``random.Random`` also by its ``getstate()``, a ufunc by its name (and, where its
+  attributes do not name it, the packages that hold it); an object whose base implemented in
+  C keeps other state (a ``datetime`` subclass, an exception, a file) and a ``np.frompyfunc``
+  ufunc (its Python function cannot be read) are :class:`UnhashableError`; a bound method by
   its function and its object;
 - **classes and functions** by their *code identity* (:func:`code_identity`), by one rule for
-  every module, wherever it is installed:
+  every module, wherever it is installed (a function's module is the one whose globals it runs
+  in as well as its ``__module__``, which ``functools.wraps`` copies: a function of the user's
+  wrapped as a library's is the user's code; a class that names a library's module but has
+  methods of the user's is :class:`UnhashableError`):
 
   * the standard library: the Python version;
   * an installed third-party package (under ``site-packages``): its distribution name and
@@ -70,6 +78,8 @@ import math
 import numbers
 import os
 import platform
+import random
+import struct
 import sys
 import sysconfig
 import types
@@ -435,6 +445,15 @@ def _code_names(code):
     return {name for nested in _nested(code) for name in nested.co_names}
 
 
+def _users_code(function):
+    """Whether ``function`` is code of a module of the user's, told by the module whose globals
+    it runs in: ``functools.wraps`` copies ``__module__`` (a function of the user's wrapped as
+    ``f1_score`` names sklearn's module), not the globals."""
+    name = function.__globals__.get("__name__")
+    module = sys.modules.get(name) if isinstance(name, str) else None
+    return isinstance(module, types.ModuleType) and _module_kind(module) == "user"
+
+
 def _user_module(name):
     module = sys.modules.get(name)
     if isinstance(module, types.ModuleType) and _module_kind(module) == "user":
@@ -689,8 +708,10 @@ class Describer:
         if isinstance(value, numbers.Integral):
             return int(value)
         if isinstance(value, numbers.Real):
-            value = float(value)
-            return value if math.isfinite(value) else {"float": repr(value)}
+            number = float(value)
+            if number != value and not math.isnan(number):  # a long double, a Fraction: exactly
+                return {"real": repr(value)}
+            return number if math.isfinite(number) else {"float": repr(number)}
         if isinstance(value, (list, tuple)) and not hasattr(value, "__fingerprint__"):
             if value and is_graph_data(value):
                 return {"data": fingerprint(value)}
@@ -757,12 +778,49 @@ class Describer:
             # request object refers back to the scorer
             seen = _seen | {id(value)}
             state = {name: v for name, v in vars(value).items() if name not in _SETTINGS}
+            if isinstance(value, np.vectorize) and state.get("_ufunc"):
+                state["_ufunc"] = {}  # a cache of np.frompyfunc(its pyfunc), described already
             return {
                 "object": self.code_identity(type(value), seen, depth),
                 "state": self._describe_as_is(state, seen, depth),
+                **self._outside_dict(value, seen, depth),
                 **self._settings(value, seen, depth),
             }
         raise UnhashableError(f"cannot describe a value of type {type(value).__qualname__}")
+
+    def _outside_dict(self, value, _seen, depth):
+        """What an object with a ``__dict__`` keeps outside it: the values of its ``__slots__``;
+        a :class:`random.Random`'s generator state (its ``getstate()``); a ufunc's owner where
+        its ``__dict__`` does not name it (:func:`_ufunc_packages`). UnhashableError for any
+        other state that a base implemented in C keeps (:func:`_hidden_state`), and for a
+        ``np.frompyfunc`` ufunc, whose Python function cannot be read."""
+        found = {}
+        slots = _slot_values(value)
+        if slots:
+            found["slots"] = self._describe_as_is(slots, _seen, depth)
+        if isinstance(value, random.Random):
+            try:
+                state = value.getstate()
+            except NotImplementedError:  # random.SystemRandom: the system's entropy
+                raise UnhashableError(
+                    f"a {type(value).__qualname__} has no state to describe: its draws differ "
+                    "in every run"
+                ) from None
+            found["Random"] = digest(self.describe(state, _seen, depth))
+        elif isinstance(value, np.ufunc):
+            if value.__name__.endswith(" (vectorized)"):
+                raise UnhashableError(
+                    f"cannot read the Python function of the ufunc {value.__name__!r} made by "
+                    "np.frompyfunc or np.vectorize; pass the function itself, or np.vectorize(f)"
+                )
+            if not vars(value):  # no __module__ nor __doc__ of its own (most scipy.special)
+                found["ufunc"] = [value.__name__, _ufunc_packages(value)]
+        elif _hidden_state(type(value)) and not isinstance(value, _STATE_IN_DICT):
+            raise UnhashableError(
+                f"cannot describe a value of type {type(value).__qualname__}: a base class "
+                "implemented in C keeps state outside its attributes"
+            )
+        return found
 
     def _settings(self, estimator, _seen, depth):
         """:func:`estimator_settings`, described."""
@@ -879,6 +937,15 @@ class Describer:
         module = sys.modules.get(cls.__module__)
         if module is None:
             raise UnhashableError(f"cannot find the module of class {name}")
+        for base in cls.__mro__:  # a class that names a library's module as its own
+            base_module = sys.modules.get(base.__module__)
+            if base_module is not None and _module_kind(base_module) != "user":
+                users = [f.__qualname__ for f in _methods(base) if _users_code(f)]
+                if users:
+                    raise UnhashableError(
+                        f"class {qualified_name(base)} names the module {base.__module__!r} as "
+                        f"its own, but its method {users[0]} is code of a module of yours"
+                    )
         if _module_kind(module) != "user":
             return {"class": name, "package": _package_identity(module)}
         sources, packages, modules = [], set(), []
@@ -999,7 +1066,7 @@ class Describer:
     def _function_identity(self, function, _seen, depth):
         name = qualified_name(function)
         module = sys.modules.get(getattr(function, "__module__", None) or "")
-        if module is not None and _module_kind(module) != "user":
+        if module is not None and _module_kind(module) != "user" and not _users_code(function):
             return {"function": name, "package": _package_identity(module)}
         code = function.__code__
         globals_read = {}
@@ -1191,6 +1258,69 @@ def _repr(const):
     if isinstance(const, tuple):
         return "(" + "".join(_repr(item) + ", " for item in const) + ")"
     return repr(const)
+
+
+def _slot_names(cls):
+    """The attribute names of the ``__slots__`` that ``cls`` itself declares (mangled as
+    Python stores them), without ``__dict__`` and ``__weakref__``."""
+    slots = vars(cls).get("__slots__", ())
+    slots = (slots,) if isinstance(slots, str) else slots
+    private = "_" + cls.__name__.lstrip("_")
+    return [
+        private + name if name.startswith("__") and not name.endswith("__") else name
+        for name in slots
+        if name not in ("__dict__", "__weakref__")
+    ]
+
+
+def _slot_values(value):
+    """``{"Class.slot": value}`` of the ``__slots__`` of every class of ``value``'s MRO that
+    are set (one not set is left out)."""
+    found = {}
+    for cls in type(value).__mro__:
+        for name in _slot_names(cls):
+            try:
+                found[f"{cls.__qualname__}.{name}"] = vars(cls)[name].__get__(value, cls)
+            except (AttributeError, KeyError):
+                continue
+    return found
+
+
+_POINTER = struct.calcsize("P")
+# types implemented in C whose own fields hold what their ``__dict__`` shows (the function as
+# ``__wrapped__``), a cache of it, or code of their library: numpy's functions (``np.clip``), a
+# function decorated with ``functools.lru_cache``, staticmethod and classmethod objects
+_STATE_IN_DICT = (type(np.clip), functools._lru_cache_wrapper, staticmethod, classmethod)
+
+
+def _hidden_state(cls):
+    """Whether instances of ``cls`` keep state that neither their ``__dict__`` nor their
+    ``__slots__`` show: a base implemented in C whose fields grow the instance beyond
+    ``object``, the slots and the pointers to the ``__dict__`` and weak references
+    (``random.Random``'s generator, a ``datetime``, an exception's arguments)."""
+    size = object.__basicsize__ + _POINTER * sum(len(_slot_names(c)) for c in cls.__mro__)
+    size += _POINTER * ((cls.__dictoffset__ > 0) + (cls.__weakrefoffset__ > 0))
+    return cls.__basicsize__ > size or cls.__itemsize__ > 0
+
+
+def _ufunc_packages(ufunc):
+    """The packages (name and version, :func:`_package_identity`) of the imported modules,
+    not the user's, that hold ``ufunc`` under its name (``scipy.special.expm1``, whose
+    ``__dict__`` is empty); UnhashableError where none does (a ufunc compiled from the user's
+    code, whose code cannot be read)."""
+    packages = {
+        _package_identity(module)
+        for module in list(sys.modules.values())
+        if isinstance(module, types.ModuleType)
+        and vars(module).get(ufunc.__name__) is ufunc
+        and _module_kind(module) != "user"
+    }
+    if not packages:
+        raise UnhashableError(
+            f"cannot identify the code of the ufunc {ufunc.__name__!r}: no installed package "
+            "holds it"
+        )
+    return sorted(packages)
 
 
 def _is_data(value):
