@@ -2,6 +2,7 @@
 
 import unicodedata
 import warnings
+from dataclasses import replace
 
 import numpy as np
 from sklearn.base import clone
@@ -26,9 +27,10 @@ from ..model_selection._engine import (
     store_fitted,
 )
 from ..model_selection._nested._inputs import groups_1d
+from ..report._card import RECORDED_EXTRA
 from ..report._results import as_result
 from ..stats._checks import check_same_splits
-from ..utils import UnhashableError, describe, is_graph_data
+from ..utils import UnhashableError, describe, is_graph_data, package_versions
 from ..utils._printing import quoted_names, unclear_name
 from ..utils._random import check_random_state_param
 from ..utils._splits import reusable_splits
@@ -640,12 +642,14 @@ def benchmark(
         plans, cache_dir=cache_dir, n_jobs=n_jobs, verbose=verbose, label="benchmark fits",
         reuse_prefix=reuse, all_failed="keep",
     )  # fmt: skip
+    # the versions that ran the fits (the card's table), taken now: a later upgrade or edit
+    # must not be saved, nor printed, as theirs
+    versions = package_versions(RECORDED_EXTRA)
     results, recorded = {}, {}
     for (dataset, model, nested), run in zip(cells, runs):
         store_fitted(nested, run)
-        results[dataset, model] = as_result(
-            model, nested, dataset=dataset, budget=_budget(nested, run.schedule)
-        )
+        result = as_result(model, nested, dataset=dataset, budget=_budget(nested, run.schedule))
+        results[dataset, model] = replace(result, versions=dict(versions))
         recorded[dataset, model] = {
             "data": data_fingerprints[dataset],
             "model": model_fingerprints[model],

@@ -23,15 +23,17 @@ The file is JSON, never a pickle (a file from elsewhere is read, never run), of 
 ``splits`` holds each data set's outer splits once (its models share them; the paired tests need
 them); cells are in the result's order; ``"failed": true`` marks a fold scored ``error_score``
 (absent elsewhere). The top-level ``versions`` are those of the environment that saved the file
-(the reproducibility card's table: torch and PyG too); a cell that ran under others (a result
-extended from a file saved elsewhere) has its own ``versions`` (absent elsewhere: the top-level
-ones, which a reader that knows no such field gives every cell). A result has result_to_dict's
-shape (with its ``random_state_root`` where its random_state was not an int), with one number
-per fold in ``test_scores_per_metric``, and the refit seeds that trained a model,
-``used_refit_seeds`` (absent where not recorded), in place of each fold's ``refit_seeds``; a
-fold has ``train_indices`` and ``test_indices`` only where they are not its data set's (null:
-none recorded). Reading refuses a file larger than :data:`MAX_BYTES`, nested deeper than
-:data:`MAX_DEPTH`, not a regular file, or failing :func:`~._integrity.verify_result`.
+(the reproducibility card's table: torch and PyG too); a cell that ran under others (fitted
+before an upgrade, or extended from a file saved elsewhere) has its own ``versions``, ``{}``
+where it records none (a result of a NestedCV fitted by the caller: the saving environment's
+are not its); absent elsewhere: the top-level ones, which a reader that knows no such field
+gives every cell. A result has result_to_dict's shape (with its ``random_state_root`` where
+its random_state was not an int), with one number per fold in ``test_scores_per_metric``, and
+the refit seeds that trained a model, ``used_refit_seeds`` (absent where not recorded), in
+place of each fold's ``refit_seeds``; a fold has ``train_indices`` and ``test_indices`` only
+where they are not its data set's (null: none recorded). Reading refuses a file larger than
+:data:`MAX_BYTES`, nested deeper than :data:`MAX_DEPTH`, not a regular file, or failing
+:func:`~._integrity.verify_result`.
 """
 
 import json
@@ -136,9 +138,9 @@ def save_document(result, path):
             splits[dataset] = _splits(cell)
     # the card's versions table: torch and PyG too (read from their metadata, never imported)
     versions = package_versions(RECORDED_EXTRA)
-    # a cell that records none ran here (or its versions are unknown, as they were before)
-    own = {key: cell.versions for key, cell in result.cells.items()
-           if cell.versions and cell.versions != versions}  # fmt: skip
+    # a cell records the versions that ran it (benchmark's do) where they are not these; one
+    # that records none (NestedCV fitted by the caller) is saved with {}: these are not its
+    own = {key: cell.versions for key, cell in result.cells.items() if cell.versions != versions}
     document = with_checksum({
         "format": BENCHMARK_FORMAT,
         "version": BENCHMARK_VERSION,

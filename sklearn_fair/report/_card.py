@@ -90,8 +90,9 @@ class ReproducibilityCard:
         The splits file the outer folds came from.
     versions : dict
         Python and package versions: those recorded with the results where they all record
-        the same ones (a saved benchmark records the versions that ran it), else those of the
-        environment that made the card (``versions_recorded`` says which).
+        the same ones (a benchmark records the versions its fits ran under, and its saved file
+        keeps them), else those of the environment that made the card (``versions_recorded``
+        says which).
     task : str or None
         "classification" or "regression" (from the estimator, else from the target), or None.
     versions_recorded : bool

@@ -18,16 +18,25 @@ def _versions_line(card):
     return next(p for p in card.section().paragraphs if p.startswith("Versions"))
 
 
+def _as_older_writer(path, target, **versions):
+    """The file at ``path`` as sklearn-fair wrote it before a cell that records no versions
+    said so (its cells take the top-level ones), with top-level ``versions`` updated, sealed
+    as its writer would seal it, at ``target``."""
+    document = json.loads(path.read_text())
+    document.pop("checksum")
+    for cell in document["cells"]:
+        cell.pop("versions", None)
+    document["versions"] = {**document["versions"], **versions}
+    target.write_text(json.dumps(with_checksum(document)))
+    return target
+
+
 def test_a_loaded_result_s_card_prints_the_versions_its_file_recorded(fitted, tmp_path):
     path = BenchmarkResult.from_results({("d", k): v for k, v in fitted.items()}).save(
         tmp_path / "here.json"
     )
-    document = json.loads(path.read_text())
-    document.pop("checksum")
-    # a file written where other versions ran, sealed as its writer would seal it
-    document["versions"] = {**document["versions"], **OTHER}
-    elsewhere = tmp_path / "elsewhere.json"
-    elsewhere.write_text(json.dumps(with_checksum(document)))
+    # a file written where other versions ran
+    elsewhere = _as_older_writer(path, tmp_path / "elsewhere.json", **OTHER)
     card = BenchmarkResult.load(elsewhere).report(n_resamples=20).card
     line = _versions_line(card)
     assert "scikit-learn 1.5.0" in line and "numpy 1.26.4" in line
@@ -71,7 +80,9 @@ def test_a_saved_result_s_card_names_the_versions_the_printing_card_named(fitted
 
     result = BenchmarkResult.from_results({("d", k): v for k, v in fitted.items()})
     here = result.report(n_resamples=20).card
-    loaded = BenchmarkResult.load(result.save(tmp_path / "r.json")).report(n_resamples=20).card
+    # (these results record no versions: a file whose cells take the saving environment's)
+    path = _as_older_writer(result.save(tmp_path / "r.json"), tmp_path / "older.json")
+    loaded = BenchmarkResult.load(path).report(n_resamples=20).card
     assert loaded.versions_recorded and not here.versions_recorded
     assert loaded.versions == here.versions  # torch and PyG were left out of the file
     for name, label in [("torch", "torch"), ("torch-geometric", "PyG")]:
