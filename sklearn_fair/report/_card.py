@@ -447,7 +447,8 @@ def _samplers_text(nested):
     fold, those of its estimator (of the model a search given as the estimator tunes) as the
     fold's selected parameters set them, a step they set to "passthrough" or None running none,
     each distinct sampler with the number of folds that ran it where not all did; None where
-    there is no estimator to read (a saved result)."""
+    there is no estimator to read (a saved result), or where it no longer takes the selected
+    parameters (set_params gave it another for the next fit since)."""
     estimator = getattr(nested, "estimator", None)
     if estimator is None:
         return None
@@ -459,7 +460,11 @@ def _samplers_text(nested):
         params = fold.get("best_params")
         if params is None:  # no candidate won the fold: no refit ran
             continue
-        for path, sampler in _samplers_of(configure(model, params)).items():
+        try:
+            ran_with = configure(model, params)
+        except ValueError:  # set_params gave it another estimator for the next fit since
+            return None
+        for path, sampler in _samplers_of(ran_with).items():
             key = (path, param_text(sampler), *_set_by_search(path, params))
             ran.setdefault(key, [sampler, 0])[1] += 1
     # a sampler no candidate touches runs in every fit, also of a fold that no candidate won
