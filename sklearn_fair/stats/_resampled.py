@@ -100,7 +100,10 @@ def paired_subsampling_scores(
         The test size of every split: a fraction of ``n``, or a number of rows; it must
         leave at least one training row in a half.
     random_state : int, RandomState, Generator or None, default=None
-        Seeds every split.
+        Seeds every split, not the estimator: as in ``cross_val_score``, an estimator whose
+        own ``random_state`` is None (a ``RandomForestClassifier()``) draws anew in every fit,
+        so its scores change from call to call and with ``n_jobs``, whatever this seed. Set
+        the estimator's ``random_state`` for scores that repeat.
     n_jobs : int, default=None
         Parallel fits, as in scikit-learn.
 
