@@ -77,8 +77,8 @@ class AuditResult:
         classes: they are then compared in order of size).
     rows_kept : bool or None
         With ``prepare``: whether it returned the samples as given, in their order, changing
-        at most their features and their labels, each label a monotone function of the one
-        given (a scaled or log-transformed target, a LabelEncoder's codes) or, for a
+        at most their features and their labels, each label a non-decreasing function of the
+        one given (a scaled or log-transformed target, a LabelEncoder's codes) or, for a
         classifier, the classes renamed (True: the duplicates are those of the samples as
         given, and the groups are kept), or other rows: reordered, resampled, added or
         dropped (False: the duplicates are those of the rows it returned). None without
@@ -401,8 +401,8 @@ def audit(
     {prepare} Where it returns other rows than those given (samples added, dropped,
         reordered or resampled), the duplicates are those of the prepared samples, in the
         splits the evaluation makes of them; where it keeps the rows in their order (selecting
-        or scaling features, scaling or log-transforming the target: any monotone change of
-        it, as for :func:`permutation_check`), those of the samples as given, with their
+        or scaling features, scaling or log-transforming the target: any non-decreasing
+        change of it), those of the samples as given, with their
         ``groups``. Resampling before splitting is flagged: samples added (copies, synthetic
         ones; copies of given samples also where their number stays), or a class's share
         changed by more than 0.05; dropping samples (duplicates, missing values) or
@@ -598,17 +598,18 @@ def _largest_share_change(y, prepared):
 
 
 def _labels_kept(y, prepared, classifier):
-    """Whether ``prepare`` kept the labels in their order, by the rule of
-    :func:`permutation_check` (``_monotone_in``): each a monotone function of the label given
-    (the same, a LabelEncoder's codes, a scaled or log-transformed target); for a classifier
-    also the same classes renamed in any order (each class always becomes one and the same).
-    No labels (None) are kept as no labels."""
+    """Whether ``prepare`` kept the labels in their order: each a non-decreasing function of
+    the label given (the same, a LabelEncoder's codes, a scaled or log-transformed target), by
+    the rule of :func:`permutation_check` (``_monotone_in``) less its decreasing functions
+    (rows reversed on a sorted target would pass as one); for a classifier also the same
+    classes renamed in any order (each class always becomes one and the same). No labels
+    (None) are kept as no labels."""
     if y is None or prepared is None:
         return y is None and prepared is None
     y, prepared = labels_1d(y), labels_1d(prepared)
     if prepared.shape != y.shape:
         return False
-    if _monotone_in(y, prepared):
+    if _monotone_in(y, prepared) and _rises_with(y, prepared):
         return True
     if not classifier or y.ndim != 1:
         return False
@@ -616,6 +617,16 @@ def _labels_kept(y, prepared, classifier):
     new = np.unique(prepared, return_inverse=True)[1].ravel()
     pairs = np.unique(np.c_[old, new], axis=0)
     return len(pairs) == old.max() + 1 == new.max() + 1
+
+
+def _rises_with(y, prepared):
+    """Whether ``prepared``, in the order of ``y``, never falls (1-D labels that order)."""
+    if y.ndim != 1:
+        return np.array_equal(y, prepared)
+    try:
+        return bool((np.diff(prepared[np.argsort(y, kind="stable")]) >= 0).all())
+    except TypeError:  # values that cannot be ordered or subtracted
+        return np.array_equal(y, prepared)
 
 
 def _rows_kept(given, prepared, y, y_prepared, classifier):

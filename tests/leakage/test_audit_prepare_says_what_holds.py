@@ -104,3 +104,24 @@ def test_a_bootstrap_keeping_the_shares_is_not_said_to_lose_the_balance(checks, 
     (flag,) = [f for f in found.flags if f.startswith("resampling before splitting")]
     assert flag.endswith(f"; {said} copies of training samples")
     assert "class balance" not in flag
+
+
+def test_rows_reversed_on_a_sorted_target_are_other_rows():
+    # review44b REV-1: on a target stored sorted, rows reversed give labels that are a
+    # decreasing function of those given: moved rows, not kept ones
+    rng = np.random.default_rng(0)
+    sizes = [3, 9, 4, 8, 5, 7, 6, 6, 2, 10]
+    X = np.repeat(rng.normal(size=(10, 3)), sizes, axis=0)
+    groups = np.repeat(np.arange(10), sizes)
+    y = np.sort(np.exp(rng.normal(size=60)))
+
+    def largest_first(X, y):
+        order = np.argsort(-y)
+        return StandardScaler().fit_transform(X)[order], y[order]
+
+    assert audit(Ridge(), X, y, cv=4, prepare=largest_first, checks="duplicates").rows_kept is False
+    with pytest.raises(ValueError, match="not the 60 given, in their order"):
+        audit(
+            Ridge(), X, y, cv=GroupKFold(4), groups=groups, prepare=largest_first,
+            checks="duplicates",
+        )  # fmt: skip
