@@ -19,17 +19,19 @@ whenever the value's content or code does:
   remakes them; their fitted state (:func:`fitted_state`) counts where clone keeps it: a
   FrozenEstimator, and what is used as it is or deep-copied (a fitted model whose bound
   method a FunctionTransformer calls, a global or closure variable a function reads, the
-  state of another object); other objects by their class, attributes and ``__slots__``
-  values, a ``random.Random`` also by its ``getstate()``, a ufunc by its name (and, where its
-  attributes do not name it, the packages that hold it); an object whose base implemented in
-  C keeps other state (a ``datetime`` subclass, an exception, a file) and a ``np.frompyfunc``
-  ufunc (its Python function cannot be read) are :class:`UnhashableError`; a bound method by
-  its function and its object;
+  state of another object); other objects with attributes (a ``__dict__``) by their class,
+  attributes and the values of any ``__slots__`` beside them (an object with ``__slots__``
+  alone is :class:`UnhashableError`), a ``random.Random`` also by its ``getstate()``, a
+  ufunc by its name (and, where its attributes do not name it, the package that holds it);
+  an object whose base implemented in C keeps other state (a ``datetime`` subclass, an
+  exception, a file) and a ``np.frompyfunc`` ufunc (its Python function cannot be read) are
+  :class:`UnhashableError`; a bound method by its function and its object;
 - **classes and functions** by their *code identity* (:func:`code_identity`), by one rule for
   every module, wherever it is installed (a function's module is the one whose globals it runs
   in as well as its ``__module__``, which ``functools.wraps`` copies: a function of the user's
-  wrapped as a library's is the user's code; a class that names a library's module but has
-  methods of the user's is :class:`UnhashableError`):
+  wrapped as a library's is the user's code, and a library's decorator on it is keyed by it
+  too; a class that names a library's module but has methods of the user's is
+  :class:`UnhashableError`):
 
   * the standard library: the Python version;
   * an installed third-party package (under ``site-packages``): its distribution name and
@@ -451,7 +453,26 @@ def _users_code(function):
     ``f1_score`` names sklearn's module), not the globals."""
     name = function.__globals__.get("__name__")
     module = sys.modules.get(name) if isinstance(name, str) else None
-    return isinstance(module, types.ModuleType) and _module_kind(module) == "user"
+    if not (isinstance(module, types.ModuleType) and _module_kind(module) == "user"):
+        return False
+    # code a library writes into a module under its own name, outside its folder (PyG's
+    # generated ``propagate``, in a temporary file): the library's
+    top = sys.modules.get(name.split(".")[0])
+    return top is module or not (
+        isinstance(top, types.ModuleType) and _module_kind(top) == "library"
+    )
+
+
+def _users_layer(function):
+    """The first function of the user's code that ``function`` wraps (its ``__wrapped__``
+    chain, as ``functools.wraps`` and ``inspect.unwrap`` follow it), or None."""
+    seen, inner = set(), getattr(function, "__wrapped__", None)
+    while inner is not None and id(inner) not in seen:
+        seen.add(id(inner))
+        if isinstance(inner, types.FunctionType) and _users_code(inner):
+            return inner
+        inner = getattr(inner, "__wrapped__", None)
+    return None
 
 
 def _user_module(name):
@@ -1067,7 +1088,11 @@ class Describer:
         name = qualified_name(function)
         module = sys.modules.get(getattr(function, "__module__", None) or "")
         if module is not None and _module_kind(module) != "user" and not _users_code(function):
-            return {"function": name, "package": _package_identity(module)}
+            identity = {"function": name, "package": _package_identity(module)}
+            inner = _users_layer(function)
+            if inner is not None:  # a library's decorator on a function of the user's
+                identity["wraps"] = self.describe(inner, _seen, depth)
+            return identity
         code = function.__code__
         globals_read = {}
         names = _code_names(code)
@@ -1304,23 +1329,25 @@ def _hidden_state(cls):
 
 
 def _ufunc_packages(ufunc):
-    """The packages (name and version, :func:`_package_identity`) of the imported modules,
-    not the user's, that hold ``ufunc`` under its name (``scipy.special.expm1``, whose
-    ``__dict__`` is empty); UnhashableError where none does (a ufunc compiled from the user's
-    code, whose code cannot be read)."""
-    packages = {
-        _package_identity(module)
-        for module in list(sys.modules.values())
+    """The package (``[name==version]``, :func:`_package_identity`) of the shallowest imported
+    module, not the user's, that holds ``ufunc`` under its name (``scipy.special`` for
+    ``scipy.special.kv``, whose ``__dict__`` is empty): a package imports before any of its
+    modules, so what else was imported (scikit-learn's kernels re-export ``kv``) does not
+    change it. UnhashableError where none does (a ufunc compiled from the user's code)."""
+    holders = [
+        name
+        for name, module in list(sys.modules.items())
         if isinstance(module, types.ModuleType)
         and vars(module).get(ufunc.__name__) is ufunc
         and _module_kind(module) != "user"
-    }
-    if not packages:
+    ]
+    if not holders:
         raise UnhashableError(
             f"cannot identify the code of the ufunc {ufunc.__name__!r}: no installed package "
             "holds it"
         )
-    return sorted(packages)
+    shallowest = min(holders, key=lambda name: (name.count("."), name))
+    return [_package_identity(sys.modules[shallowest])]
 
 
 def _is_data(value):

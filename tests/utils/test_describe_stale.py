@@ -8,6 +8,7 @@ import datetime
 import fractions
 import functools
 import random
+import sys
 import types
 import warnings
 
@@ -224,3 +225,65 @@ def test_long_doubles_and_fractions_are_described_exactly():
     assert describe(np.float32(0.1)) == float(np.float32(0.1))
     assert describe(np.longdouble("nan")) == {"float": "nan"}
     assert describe(np.longdouble("inf")) == {"float": "inf"}
+
+
+def test_a_pyg_layer_whose_library_generated_its_methods_is_the_librarys_code():
+    # review44b REV-2: PyG writes a layer's propagate into a module named under its own
+    # package but in a temporary file; that is PyG's code, not the user's: the layer is
+    # described (not refused), and a model using it keeps its key once a layer was built
+    torch = pytest.importorskip("torch")
+    torch_geometric = pytest.importorskip("torch_geometric")
+    from torch_geometric.nn import GCNConv
+
+    class TwoLayers(torch.nn.Module):
+        def __init__(self, dim_features, dim_target):
+            super().__init__()
+            self.conv = GCNConv(dim_features, 4)
+            self.out = torch.nn.Linear(4, dim_target)
+
+    before = describe(TwoLayers)
+    layer = GCNConv(3, 4)  # builds (and attaches) the generated propagate
+    generated = {
+        getattr(f, "__globals__", {}).get("__name__") for f in vars(GCNConv).values() if callable(f)
+    }
+    assert any(
+        name and name.startswith("torch_geometric.") and "propagate" in name for name in generated
+    )
+    del layer
+    # not refused as a class that names PyG's module with methods of yours
+    assert describe(GCNConv) == {
+        "class": "torch_geometric.nn.conv.gcn_conv.GCNConv",
+        "package": f"torch-geometric=={torch_geometric.__version__}",
+    }
+    assert describe(TwoLayers) == before
+
+
+def test_a_ufunc_keeps_its_key_when_another_package_re_exports_it(monkeypatch):
+    # review44b REV-3: scikit-learn's kernels do `from scipy.special import kv`; importing
+    # them must not change kv's key (the run before the import would miss its cache)
+    import os
+
+    before = describe(scipy.special.kv)
+    kernels = types.ModuleType("sklearn._reexports_kv")
+    kernels.__file__ = os.path.join(os.path.dirname(sklearn.__file__), "_reexports_kv.py")
+    kernels.kv = scipy.special.kv
+    monkeypatch.setitem(sys.modules, kernels.__name__, kernels)
+    assert describe(scipy.special.kv) == before
+
+
+def test_a_librarys_decorator_on_a_wrapped_function_of_yours_is_keyed_by_yours():
+    # review44b REV-4: torch.no_grad() on a function of the user's wrapped as f1_score was
+    # keyed as torch's wrapper of f1_score, whatever the user's body
+    torch = pytest.importorskip("torch")
+    from sklearn.metrics import f1_score, fbeta_score
+
+    def lenient(y_true, y_pred, **kwargs):
+        return fbeta_score(y_true, y_pred, beta=0.2, **kwargs)
+
+    def strict(y_true, y_pred, **kwargs):
+        return fbeta_score(y_true, y_pred, beta=5.0, **kwargs)
+
+    first = torch.no_grad()(functools.wraps(f1_score)(lenient))
+    second = torch.no_grad()(functools.wraps(f1_score)(strict))
+    assert describe(first) != describe(second)
+    assert describe(first) != describe(torch.no_grad()(f1_score))
