@@ -958,15 +958,15 @@ class Describer:
         module = sys.modules.get(cls.__module__)
         if module is None:
             raise UnhashableError(f"cannot find the module of class {name}")
-        for base in cls.__mro__:  # a class that names a library's module as its own
-            base_module = sys.modules.get(base.__module__)
-            if base_module is not None and _module_kind(base_module) != "user":
-                users = [f.__qualname__ for f in _methods(base) if _users_code(f)]
-                if users:
-                    raise UnhashableError(
-                        f"class {qualified_name(base)} names the module {base.__module__!r} as "
-                        f"its own, but its method {users[0]} is code of a module of yours"
-                    )
+        if _module_kind(module) != "user" and getattr(module, cls.__qualname__, None) is not cls:
+            # a class of the user's that names a library's module as its own (not one that
+            # module holds, whose methods a test or a notebook may have patched)
+            users = [f.__qualname__ for f in _methods(cls) if _users_code(f)]
+            if users:
+                raise UnhashableError(
+                    f"class {name} names the module {cls.__module__!r} as its own, but its "
+                    f"method {users[0]} is code of a module of yours"
+                )
         if _module_kind(module) != "user":
             return {"class": name, "package": _package_identity(module)}
         sources, packages, modules = [], set(), []
