@@ -616,9 +616,10 @@ default="auto"
         folds=folds,
         **values,
     )
-    if result._overshoot() is not None:
+    overshoot = result._overshoot()
+    if overshoot is not None:
         warnings.warn(
-            f"nested_cv_interval gives no interval of {loss_name}: {result._overshoot()}. "
+            f"nested_cv_interval gives no interval of {loss_name}: {overshoot}. "
             "The inner models (trained on n (K - 2) / K rows) lose so differently from the "
             "outer ones (n (K - 1) / K rows) that the paper's extrapolation to n rows fails; "
             "estimate, low and high are NaN.",
