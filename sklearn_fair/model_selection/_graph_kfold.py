@@ -3,7 +3,6 @@
 import numbers
 
 from sklearn.model_selection import StratifiedKFold
-from sklearn.utils._param_validation import validate_parameter_constraints
 
 from ..utils import (
     RANDOM_STATE_CONSTRAINTS,
@@ -12,6 +11,7 @@ from ..utils import (
     is_graph_data,
     read_graph_labels,
 )
+from ._split_validation import refuse_bool_n_splits
 from ._stratified import stratified_folds
 
 __all__ = ["StratifiedGraphKFold"]
@@ -61,12 +61,7 @@ class StratifiedGraphKFold(StratifiedKFold):
     }
 
     def __init__(self, n_splits=10, *, shuffle=True, random_state=None):
-        if isinstance(n_splits, bool):  # KFold.__init__ would take True for 1: "got n_splits=1"
-            validate_parameter_constraints(
-                {"n_splits": self._parameter_constraints["n_splits"]},
-                {"n_splits": n_splits},
-                caller_name=type(self).__name__,
-            )
+        refuse_bool_n_splits(type(self), n_splits)
         super().__init__(n_splits=n_splits, shuffle=shuffle, random_state=random_state)
 
     def split(self, X, y=None, groups=None):

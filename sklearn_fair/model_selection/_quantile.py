@@ -4,7 +4,7 @@ import numbers
 
 import numpy as np
 from sklearn.model_selection import BaseCrossValidator, StratifiedKFold
-from sklearn.utils._param_validation import validate_parameter_constraints, validate_params
+from sklearn.utils._param_validation import validate_params
 
 from ..utils import (
     RANDOM_STATE_CONSTRAINTS,
@@ -12,7 +12,7 @@ from ..utils import (
     check_parameter_constraints,
     check_random_state,
 )
-from ._split_validation import warn_groups_ignored
+from ._split_validation import refuse_bool_n_splits, warn_groups_ignored
 from ._stratified import stratified_folds
 
 __all__ = ["QuantileStratifiedKFold", "RepeatedQuantileStratifiedKFold", "quantile_strata"]
@@ -111,12 +111,7 @@ class QuantileStratifiedKFold(StratifiedKFold):
     }
 
     def __init__(self, n_splits=5, *, n_bins=4, shuffle=True, random_state=None):
-        if isinstance(n_splits, bool):  # KFold.__init__ would take True for 1: "got n_splits=1"
-            validate_parameter_constraints(
-                {"n_splits": self._parameter_constraints["n_splits"]},
-                {"n_splits": n_splits},
-                caller_name=type(self).__name__,
-            )
+        refuse_bool_n_splits(type(self), n_splits)
         super().__init__(n_splits=n_splits, shuffle=shuffle, random_state=random_state)
         self.n_bins = n_bins
 

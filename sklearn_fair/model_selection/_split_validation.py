@@ -4,7 +4,7 @@ import numbers
 import warnings
 
 import numpy as np
-from sklearn.utils._param_validation import validate_params
+from sklearn.utils._param_validation import validate_parameter_constraints, validate_params
 
 from ..exceptions import InvalidSplitError
 from ..utils import IntervalNotBool
@@ -14,12 +14,24 @@ from ..utils._stacklevel import external_stacklevel
 _INTP_END = int(np.iinfo(np.intp).max) + 1
 
 __all__ = [
+    "refuse_bool_n_splits",
     "check_partition",
     "refuse_repeats",
     "validate_inner_splits",
     "validate_splits",
     "warn_groups_ignored",
 ]
+
+
+def refuse_bool_n_splits(splitter_class, n_splits):
+    """Refuse ``n_splits=True`` (or False) in the library's words before a k-fold's
+    ``KFold.__init__`` takes True for 1 and says "got n_splits=1"."""
+    if isinstance(n_splits, bool):
+        validate_parameter_constraints(
+            {"n_splits": splitter_class._parameter_constraints["n_splits"]},
+            {"n_splits": n_splits},
+            caller_name=splitter_class.__name__,
+        )
 
 
 def warn_groups_ignored(cv, groups):
