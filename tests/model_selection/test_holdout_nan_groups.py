@@ -61,6 +61,21 @@ def test_nan_groups_are_refused_as_scikit_learns_group_splitters_refuse_them(
         cross_validate(LogisticRegression(), X, y, groups=groups, cv=cv, error_score="raise")
 
 
+def test_nan_groups_refusal_names_no_nested_cross_validation_that_is_not_run():
+    # a HoldoutSplit used alone, or by scikit-learn's cross_validate, runs no nested
+    # cross-validation: the refusal said "... remove them before nested cross-validation."
+    groups = _groups([3])
+    for run in (
+        lambda: next(HoldoutSplit(test_size=0.25, random_state=0).split(X, y, groups)),
+        lambda: cross_validate(
+            LogisticRegression(), X, y, groups=groups, cv=HoldoutSplit(), error_score="raise"
+        ),
+    ):
+        with pytest.raises(ValueError, match="remove them before splitting") as refused:
+            run()
+        assert "nested" not in str(refused.value)
+
+
 def test_groups_without_nan_split_as_before():
     groups = _groups([])
     # whole groups on either side, and the time-ordered cut between two groups

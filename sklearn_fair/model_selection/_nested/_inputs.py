@@ -71,7 +71,7 @@ def check_labels(y, name="y"):
             raise ValueError(
                 f"{name} contains {int(bad.sum())} {what} value(s), "
                 f"{'in the rows ' if bad.ndim > 1 else ''}at positions "
-                f"{where[:10].tolist()}{more}{labels}; {fix} before nested cross-validation."
+                f"{where[:10].tolist()}{more}{labels}; {fix} before splitting."
             )
 
 
