@@ -761,7 +761,7 @@ class Describer:
             ),
         ):
             return self.code_identity(value, _seen, depth)
-        if hasattr(value, "get_params"):
+        if is_estimator_like(value):
             if not self._as_is and _clone_keeps_it(type(value)):  # a FrozenEstimator
                 # every task's clone is this one object, fitted once: described once a run
                 remembered = self._kept.get(id(value))
@@ -1206,6 +1206,12 @@ def estimator_settings(estimator):
     return settings
 
 
+def is_estimator_like(value):
+    """Whether ``value`` is described as an estimator: it has scikit-learn's ``get_params`` and
+    ``set_params`` (a PyG layer's ``Inspector`` has a ``get_params`` of another kind)."""
+    return hasattr(value, "get_params") and hasattr(value, "set_params")
+
+
 def fitted_state(estimator):
     """The attributes ``estimator`` holds besides its parameters and settings: its fitted state
     (``coef_``, ``_fit_X``...). ``clone`` drops it, but a FrozenEstimator, a fitted model's bound
@@ -1226,7 +1232,7 @@ def changed_by_use(value):
     if isinstance(value, (dict, list, set, bytearray, np.random.Generator, np.random.RandomState)):
         return True
     plain = (type(None), bool, numbers.Number, str, bytes, tuple, frozenset, range, np.ndarray)
-    if isinstance(value, plain) or hasattr(value, "get_params") or _is_data(value):
+    if isinstance(value, plain) or is_estimator_like(value) or _is_data(value):
         return False
     code = (type, types.FunctionType, types.MethodType, types.ModuleType, functools.partial)
     return not isinstance(value, code) and hasattr(value, "__dict__")

@@ -287,3 +287,23 @@ def test_a_librarys_decorator_on_a_wrapped_function_of_yours_is_keyed_by_yours()
     second = torch.no_grad()(functools.wraps(f1_score)(strict))
     assert describe(first) != describe(second)
     assert describe(first) != describe(torch.no_grad()(f1_score))
+
+
+class _Inspector:
+    """Like a PyG layer's ``Inspector``: a ``get_params`` of another kind (no ``deep``), no
+    ``set_params``; not an estimator."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def get_params(self, func):
+        return self.names
+
+
+def test_an_object_with_another_kind_of_get_params_is_described_by_its_state():
+    # it was taken for an estimator: describe() called get_params(deep=False) and raised a raw
+    # TypeError ("got an unexpected keyword argument 'deep'"), e.g. for a PyG GCNConv
+    assert describe(_Inspector(["x"])) == describe(_Inspector(["x"]))
+    assert describe(_Inspector(["x"])) != describe(_Inspector(["x", "edge_index"]))
+    # an estimator is still described by its parameters
+    assert describe(LogisticRegression(C=2.0)) != describe(LogisticRegression(C=1.0))
