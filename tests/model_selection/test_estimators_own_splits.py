@@ -195,6 +195,23 @@ def test_hist_gradient_boostings_auto_early_stopping_is_warned_about_above_10000
     assert warned[1] == []
 
 
+def test_auto_early_stopping_of_the_final_fits_alone_is_warned_about():
+    # GroupKFold(3) of 15,000 rows: outer training folds of 10,000 rows, where "auto" does not
+    # early-stop; the selection on all the data and the final fit (refit=True) train on 13,500
+    # and 15,000 rows, where it does, on a hold-out that ignores the groups (no warning before)
+    X_many, y_many = make_classification(
+        15_000, n_features=3, n_informative=2, n_redundant=0, random_state=0
+    )
+    groups = np.repeat(np.arange(750), 20)
+    auto = HistGradientBoostingClassifier(max_iter=3)
+    with pytest.warns(SplitLeakageWarning, match="hold-out of its own") as record:
+        nested = NestedCV(auto, outer_cv=GroupKFold(3), n_refits=1, random_state=0)
+        nested.fit(X_many, y_many, groups=groups)
+    assert nested.best_estimator_.do_early_stopping_  # what the warning is about
+    (message,) = [str(w.message) for w in record if "hold-out of its own" in str(w.message)]
+    assert "with early_stopping='auto'" in message
+
+
 # -- INCV-5: a hidden time-ordered splitter with a smaller gap than the outer one --------------
 
 

@@ -865,7 +865,8 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             found["inner"].append(
                 _warn_inner_gap_narrower(owner, outer, search_splits, stored=False, search=True)
             )
-    n_train = max((len(t) for fold, t in trains.items() if fold is not None), default=0)
+    # the final selection and fit (refit) train on more rows than any outer fold's
+    n_train = max((len(t) for t in trains.values()), default=0)
     hidden = {"n_train": n_train, "early_stopping": early_stopping}
     # the splitters and early stopping inside the model: a search run whole's estimator's
     inside, within, routed_fit = estimator, "", routed.fit
