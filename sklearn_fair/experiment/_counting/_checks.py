@@ -80,26 +80,60 @@ def _check_text_columns(config, spec, X):
 
 
 def _check_folds(config, dataset, spec, data):
-    """Folds that only the data count (LeaveOneOut...) within the limit, before any split."""
+    """Folds that only the data count (LeaveOneOut, LeavePOut...) within the limit, before any
+    split: the protocol's splitters', and those of the estimator's own cross-validation (its
+    parameters named ``cv``: RFECV, LogisticRegressionCV...), counted on all the data's rows
+    (a fit sees fewer: a bound, as the splitter's own count grows with the rows)."""
     from sklearn.base import is_classifier
     from sklearn.model_selection import check_cv
 
     limits = config.limits
     y = None if data.y is None else np.asarray(data.y)
     classifier = is_classifier(spec.estimator)
-    for name in ("outer_cv", "inner_cv"):
-        cv = dataset.protocol.get(name)
+    splitters = [
+        (("protocol", name), dataset.protocol.get(name), "the splitter's number of splits")
+        for name in ("outer_cv", "inner_cv")
+    ] + [
+        (
+            key,
+            value,
+            f"the number of splits of the estimator's own {name}={value!r} on the "
+            f"{data.n_samples} rows of data set {dataset.name!r}",
+        )
+        for key, name, value in _own_splitters(spec)
+    ]
+    for key, cv, what in splitters:
         if cv is None or isinstance(cv, int):
             continue  # a number of folds is checked where it is read
         try:
             n_splits = check_cv(cv, y, classifier=classifier).get_n_splits(data.X, y, data.groups)
         except (TypeError, ValueError):
-            continue  # the planner says what is wrong
+            continue  # the planner (or the estimator) says what is wrong
         if isinstance(n_splits, int) and n_splits > limits.folds:
-            raise config.source.error(
-                ("protocol", name),
-                limits.refusal("folds", n_splits, "folds", "the splitter's number of splits"),
-            )
+            raise config.source.error(key, limits.refusal("folds", n_splits, "folds", what))
+
+
+def _own_splitters(spec):
+    """``(key, parameter, splitter)`` of each splitter that the model's estimator, or an
+    estimator among its grid's values, holds in a parameter named ``cv``."""
+    from sklearn.model_selection import ParameterGrid
+
+    def held(estimator, prefix=""):
+        params = estimator.get_params(deep=True) if hasattr(estimator, "get_params") else {}
+        for name, value in params.items():
+            if name.rsplit("__", 1)[-1] == "cv" and hasattr(value, "get_n_splits"):
+                yield prefix + name, value
+
+    for name, value in held(spec.estimator):
+        top = name.split("__", 1)[0]
+        where = "params" if top in (spec.raw.get("params") or {}) else "estimator"
+        yield ("models", spec.name, where, *([top] if where == "params" else [])), name, value
+    for candidate in ParameterGrid(spec.grid) if spec.grid is not None else ():
+        for param, value in candidate.items():
+            inside = held(value, f"{param}__") if hasattr(value, "get_params") else ()
+            own = [(param, value)] if hasattr(value, "get_n_splits") else []
+            for name, splitter in [*own, *inside]:
+                yield ("models", spec.name, "grid", param), name, splitter
 
 
 def _broken_constraint(estimator):
