@@ -44,9 +44,12 @@ class CachedFits:
 
 def _entry_exists(folder, name):
     """Whether the task cache ``folder`` holds the entry ``name`` as a regular file (not a
-    link), where the run's TaskCache keeps it."""
+    link) in a subfolder that is a folder (not a link), where the run's TaskCache reads it."""
+    path = entry_path(folder, name)
     try:
-        return stat.S_ISREG(os.lstat(entry_path(folder, name)).st_mode)
+        # the run refuses an entry whose subfolder is a link to a folder elsewhere
+        parent, entry = os.lstat(path.parent), os.lstat(path)
+        return stat.S_ISDIR(parent.st_mode) and stat.S_ISREG(entry.st_mode)
     except OSError:  # absent, or on no folder: the run computes the task
         return False
 

@@ -9,7 +9,8 @@ Invariants:
   on load: an entry copied over another one, or truncated, is recomputed.
 - Entries are written atomically by the worker as soon as its task finishes (a ``.part`` file
   named after the writing process, then ``os.replace``): a killed run loses only its unfinished
-  tasks. A later run removes the ``.part`` files of processes that are gone.
+  tasks. A later run removes the old ``.part`` files of processes that are gone, never through
+  a subfolder that is a link.
 - A file that is not a regular file (a symlink, a directory), is larger than its cap
   (``MAX_ENTRY_BYTES``; ``MAX_PREDICTIONS_ENTRY_BYTES`` for one that keeps test predictions) or
   nested too deeply is recomputed, never followed or read without bound. A result larger than
@@ -103,7 +104,12 @@ class TaskCache:
         # a writer's process seen gone here may be alive in another container or on another
         # host sharing the folder (its own process ids): only a file of an old write is removed
         old = time.time() - ORPHANED_PART_AGE
-        for part in self.directory.glob("*/.*.part"):
+        try:  # a subfolder that is a link (to a folder elsewhere) is never entered
+            with os.scandir(self.directory) as found:
+                folders = [Path(f.path) for f in found if f.is_dir(follow_symlinks=False)]
+        except OSError:
+            return  # left in place: a part file is never read
+        for part in (part for folder in folders for part in folder.glob(".*.part")):
             pid = part.name.rsplit(".", 2)[-2].split("-")[0]
             if not (pid.isdigit() and not _process_exists(int(pid))):
                 continue
