@@ -517,8 +517,10 @@ def _read_archive(path, name, limits, take=None):
     """``{file name: size}`` of the raw files of the TU archive ``path``, in one pass that
     stops at the first entry past ``limits`` (its entries, its unpacked bytes; an entry's
     size is counted from its header, before its data is unpacked); ``take(file, data)`` is
-    called with each raw file's content, a file object, in the archive's order."""
-    files, claimed = {}, 0
+    called with each raw file's content, a file object, in the archive's order. Two entries
+    of one raw file name (``raw/NAME_A.txt`` and ``decoy/raw/NAME_A.txt``) are refused: which
+    one is the data cannot be told (the last one read was taken)."""
+    files, entries, claimed = {}, {}, 0
     unpack = _OPEN[next(s for s in _OPEN if path.name.endswith(s))]
     with open_regular(path, path, _ARCHIVE, TUFormatError) as file, unpack(file, "rb") as packed:
         stream = _Unpacked(packed, path, limits)
@@ -539,6 +541,14 @@ def _read_archive(path, name, limits, take=None):
                     stream.end = member.offset_data + blocks * tarfile.BLOCKSIZE
                     if _tar_member(member, name, path):
                         file = os.path.basename(member.name)
+                        if file in entries:
+                            raise TUFormatError(
+                                f"{path} holds the raw file {file} twice, as its entries "
+                                f"{shown(entries[file])} and {shown(member.name)}: which one "
+                                "is the data cannot be told. A TU archive holds each raw file "
+                                "once; remove the other entry."
+                            )
+                        entries[file] = member.name
                         files[file] = member.size
                         if take is not None:
                             take(file, archive.extractfile(member))
