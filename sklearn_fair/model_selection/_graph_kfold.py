@@ -11,7 +11,7 @@ from ..utils import (
     is_graph_data,
     read_graph_labels,
 )
-from ._split_validation import refuse_bool_n_splits
+from ._split_validation import check_kfold_n_splits
 from ._stratified import stratified_folds
 
 __all__ = ["StratifiedGraphKFold"]
@@ -61,7 +61,7 @@ class StratifiedGraphKFold(StratifiedKFold):
     }
 
     def __init__(self, n_splits=10, *, shuffle=True, random_state=None):
-        refuse_bool_n_splits(type(self), n_splits)
+        check_kfold_n_splits(type(self), n_splits)
         super().__init__(n_splits=n_splits, shuffle=shuffle, random_state=random_state)
 
     def split(self, X, y=None, groups=None):

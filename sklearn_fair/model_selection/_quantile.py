@@ -12,7 +12,7 @@ from ..utils import (
     check_parameter_constraints,
     check_random_state,
 )
-from ._split_validation import refuse_bool_n_splits, warn_groups_ignored
+from ._split_validation import check_kfold_n_splits, warn_groups_ignored
 from ._stratified import stratified_folds
 
 __all__ = ["QuantileStratifiedKFold", "RepeatedQuantileStratifiedKFold", "quantile_strata"]
@@ -111,7 +111,7 @@ class QuantileStratifiedKFold(StratifiedKFold):
     }
 
     def __init__(self, n_splits=5, *, n_bins=4, shuffle=True, random_state=None):
-        refuse_bool_n_splits(type(self), n_splits)
+        check_kfold_n_splits(type(self), n_splits)
         super().__init__(n_splits=n_splits, shuffle=shuffle, random_state=random_state)
         self.n_bins = n_bins
 

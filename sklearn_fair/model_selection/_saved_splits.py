@@ -24,7 +24,7 @@ from ..exceptions import (
     SplitLeakageWarning,
     SplitsMismatchError,
 )
-from ..utils import IntervalNotBool, to_numpy
+from ..utils import IntervalNotBool, check_graphs, is_graph_data, to_numpy
 from ..utils._splits import is_stratified, reusable_inner_splits, stratification_offsets
 from ..utils._stacklevel import external_stacklevel
 from ..utils._validation import labels_1d
@@ -821,6 +821,9 @@ def _from_gnn_comparison(document, name):
         # set is the rest of the graphs) would not be the one the splits are run with
         _only_keys(entry, ("test", "model_selection"), where, _GNN_FILE)
         tests.append(_indices(entry, "test", where))
+        # a graph listed twice in one fold, said as an sklearn-fair file's fault is (the
+        # partition check below counts listings: it would say "tested in several folds")
+        refuse_repeats(tests[-1], f"Fold {fold} of {name}", "test")
         selection = _field(entry, "model_selection", list, where)
         inner_splits.append(_pairs(selection, "validation", "model_selection[{}]", where))
         for inner, (train, _) in enumerate(inner_splits[-1]):
@@ -933,7 +936,7 @@ def replay(saved, X, y, *, name):
     if n_samples is not None and n_samples != saved.n_samples:
         raise SplitsMismatchError(
             f"{name} are for {saved.n_samples} samples but X has {n_samples}."
-            + _degenerate_hint(saved, n_samples)
+            + _mismatch_hint(saved, X, n_samples)
         )
     if y is not None and saved.labels_fingerprint is not None:
         if _num_samples(y) != saved.n_samples:
@@ -985,20 +988,72 @@ def _warn_unstratified(saved, y, name):
     )
 
 
-def _degenerate_hint(saved, n_samples):
-    """What to do when X has more samples than splits shaped as a gnn-comparison file (splits
+#: What a gnn-comparison split file that indexes fewer graphs than X may ask for.
+_DROP_DEGENERATE = (
+    " If the splits come from a gnn-comparison split file (Errica et al.): the reference "
+    "code keeps only the graphs with more than one node and at least one edge (its "
+    "REDDIT-MULTI-5K file indexes 4,999 of 5,000 graphs), so load the graphs with "
+    "load_tu_dataset(..., drop_degenerate=True) (in an experiment file, "
+    "drop_degenerate = true in [data])."
+)
+
+
+def _mismatch_hint(saved, X, n_samples):
+    """Why X may have more samples than splits shaped as a gnn-comparison file (splits
     rebuilt from its folds do not record the format; its shape is: k-fold test sets, no labels
-    fingerprint, and inner splits that each partition their outer fold's training set)."""
-    if n_samples < saved.n_samples or saved.labels_fingerprint is not None or not saved.kfold:
+    fingerprint, and inner splits that each partition their outer fold's training set).
+
+    The reference code leaves out the degenerate graphs, so dropping them is the remedy only
+    when their number can be the difference; where X's graphs tell it cannot, or the
+    difference is more than 1% of X and X's graphs cannot be read, the split file was
+    probably made for another data set."""
+    if n_samples <= saved.n_samples or saved.labels_fingerprint is not None or not saved.kfold:
         return ""
     for fold, (train, _) in enumerate(saved.folds):
         inner = saved.get_inner_splits(fold)
         if not inner or any(tr.size + te.size != train.size for tr, te in inner):
             return ""
-    return (
-        " If the splits come from a gnn-comparison split file (Errica et al.): the reference "
-        "code keeps only the graphs with more than one node and at least one edge (its "
-        "REDDIT-MULTI-5K file indexes 4,999 of 5,000 graphs), so load the graphs with "
-        "load_tu_dataset(..., drop_degenerate=True) (in an experiment file, "
-        "drop_degenerate = true in [data])."
+    extra = n_samples - saved.n_samples
+    another = (
+        f" The splits were probably made for another data set, one of {saved.n_samples} samples"
     )
+    bounds = _degenerate_bounds(X)
+    if bounds is None:
+        if extra <= n_samples / 100:
+            return f" The splits may have been made for another data set.{_DROP_DEGENERATE}"
+        return (
+            f"{another}: the reference code of a gnn-comparison split file leaves out only "
+            "the degenerate graphs (at most one node, or no edge), which are rare (one of "
+            f"REDDIT-MULTI-5K's 5,000 graphs), not {extra} of {n_samples}."
+        )
+    fewest, most = bounds
+    if fewest <= extra <= most:
+        return _DROP_DEGENERATE
+    if extra > most:
+        found = f"{f'only {most}' if most else 'no'} graphs of X have at most one node or no edge"
+    else:
+        found = f"{fewest} graphs of X have at most one node"
+    return (
+        f"{another}: {found}, so dropping the degenerate graphs (drop_degenerate=True), as "
+        "the reference code of a gnn-comparison split file does, cannot leave the "
+        f"{saved.n_samples} graphs the splits index."
+    )
+
+
+def _degenerate_bounds(X):
+    """The fewest and the most graphs of ``X`` that the reference code of Errica et al.
+    leaves out (``drop_degenerate``: at most one node, or no line in the edge file), or None
+    where ``X`` is not graphs whose nodes can be counted. A graph of two nodes or more
+    without edges may have had self-loops, which count as edges there but are gone once the
+    graphs are loaded (``load_tu_dataset`` and PyG remove them): it counts only for the most."""
+    if X is None or not is_graph_data(X):
+        return None
+    try:
+        arrays = check_graphs(X)
+    except (ValueError, TypeError):  # graphs it refuses: their degenerate ones are unknown
+        return None
+    if arrays["node_ptr"] is None:
+        return None
+    single = np.diff(arrays["node_ptr"]) <= 1
+    edgeless = np.diff(arrays["edge_ptr"]) == 0
+    return int(single.sum()), int((single | edgeless).sum())

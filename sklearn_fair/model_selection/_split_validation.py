@@ -14,7 +14,7 @@ from ..utils._stacklevel import external_stacklevel
 _INTP_END = int(np.iinfo(np.intp).max) + 1
 
 __all__ = [
-    "refuse_bool_n_splits",
+    "check_kfold_n_splits",
     "check_partition",
     "refuse_repeats",
     "validate_inner_splits",
@@ -23,10 +23,14 @@ __all__ = [
 ]
 
 
-def refuse_bool_n_splits(splitter_class, n_splits):
-    """Refuse ``n_splits=True`` (or False) in the library's words before a k-fold's
-    ``KFold.__init__`` takes True for 1 and says "got n_splits=1"."""
-    if isinstance(n_splits, bool):
+def check_kfold_n_splits(splitter_class, n_splits):
+    """Refuse an ``n_splits`` that is not an int of at least 2 in the words of the library's
+    splitters ("The 'n_splits' parameter of ... must be an int in the range [2, inf)"), before
+    a k-fold's ``KFold.__init__`` takes True for 1 ("got n_splits=1") or says of
+    ``np.True_`` or ``1.0`` that "the number of folds" must be an Integral, naming no
+    parameter. A plain int below 2 is left to ``KFold.__init__``, whose words name it
+    ("got n_splits=1")."""
+    if type(n_splits) is not int:
         validate_parameter_constraints(
             {"n_splits": splitter_class._parameter_constraints["n_splits"]},
             {"n_splits": n_splits},
@@ -91,7 +95,9 @@ def _members(values, of, n_samples):
 def check_partition(tests, n_samples, *, name):
     """Raise unless the test sets ``tests`` hold every sample of ``n_samples`` exactly once, in
     work bounded by their size: ``n_samples`` (read from a file, it may be anything) is only
-    compared with, never allocated."""
+    compared with, never allocated. An index listed twice counts twice, within a fold too:
+    callers refuse a repeat within a fold first (:func:`refuse_repeats`), so that "tested in
+    several folds" is said only of samples that are."""
     tested = np.concatenate(
         [np.empty(0, np.intp)] + [np.asarray(t, np.intp).ravel() for t in tests]
     )
