@@ -27,11 +27,14 @@ whenever the value's content or code does:
   exception, a file) and a ``np.frompyfunc`` ufunc (its Python function cannot be read) are
   :class:`UnhashableError`; a bound method by its function and its object;
 - **classes and functions** by their *code identity* (:func:`code_identity`), by one rule for
-  every module, wherever it is installed (a function's module is the one whose globals it runs
-  in as well as its ``__module__``, which ``functools.wraps`` copies: a function of the user's
-  wrapped as a library's is the user's code, and a library's decorator on it is keyed by it
-  too; a class that names a library's module but has methods of the user's is
-  :class:`UnhashableError`):
+  every module, wherever it is installed (a function is a library's only where it runs in that
+  library module's own globals, ``vars(sys.modules[name])``, not by its ``__module__``, which
+  ``functools.wraps`` copies: a function of the user's wrapped as a library's is the user's
+  code, as is one made outside ``import`` (by ``exec``, ``runpy.run_path``, or from a module not
+  in ``sys.modules``); a library's decorator on it is described by its code too, whose closure
+  holds the user's function and the decorator's settings (``np.errstate(all="raise")``, which
+  cannot be described, is :class:`UnhashableError`); a class that names a library's module but
+  has methods of the user's is :class:`UnhashableError`):
 
   * the standard library: the Python version;
   * an installed third-party package (under ``site-packages``): its distribution name and
@@ -448,12 +451,16 @@ def _code_names(code):
 
 
 def _users_code(function):
-    """Whether ``function`` is code of a module of the user's, told by the module whose globals
-    it runs in: ``functools.wraps`` copies ``__module__`` (a function of the user's wrapped as
-    ``f1_score`` names sklearn's module), not the globals."""
+    """Whether ``function`` is code of the user's, told by the globals it runs in, not by its
+    ``__module__``, which ``functools.wraps`` copies (a function of the user's wrapped as
+    ``f1_score`` names sklearn's module). A library's function runs in its module's own
+    globals, ``vars(sys.modules[name])``; one that runs in globals of no imported module (made
+    by ``exec``, ``runpy.run_path``, or a module not in ``sys.modules``) is the user's."""
     name = function.__globals__.get("__name__")
     module = sys.modules.get(name) if isinstance(name, str) else None
-    if not (isinstance(module, types.ModuleType) and _module_kind(module) == "user"):
+    if not isinstance(module, types.ModuleType) or vars(module) is not function.__globals__:
+        return True
+    if _module_kind(module) != "user":
         return False
     # code a library writes into a module under its own name, outside its folder (PyG's
     # generated ``propagate``, in a temporary file): the library's
@@ -1087,12 +1094,15 @@ class Describer:
     def _function_identity(self, function, _seen, depth):
         name = qualified_name(function)
         module = sys.modules.get(getattr(function, "__module__", None) or "")
-        if module is not None and _module_kind(module) != "user" and not _users_code(function):
-            identity = {"function": name, "package": _package_identity(module)}
-            inner = _users_layer(function)
-            if inner is not None:  # a library's decorator on a function of the user's
-                identity["wraps"] = self.describe(inner, _seen, depth)
-            return identity
+        if (
+            module is not None
+            and _module_kind(module) != "user"
+            and not _users_code(function)
+            and _users_layer(function) is None
+        ):
+            return {"function": name, "package": _package_identity(module)}
+        # the user's code, or a library's decorator on it: by its code, whose closure holds
+        # the function it wraps and the decorator's settings (np.errstate(all="raise"))
         code = function.__code__
         globals_read = {}
         names = _code_names(code)
