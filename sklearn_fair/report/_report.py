@@ -815,6 +815,10 @@ class NestedCVReport:
             "Each value selected by the inner search, with the number of outer folds that "
             "selected it." + (f" {renamed}" if renamed else "")
         )
+        for (dataset, model), cell in result.cells.items():
+            ties = _tie_note(cell, _validation_metric(cell, self._metric(cell)))
+            if ties:
+                section.paragraphs.append(f"{model} on {dataset}: {ties}")
         return section
 
     def _budgets_section(self):
@@ -963,6 +967,9 @@ class NestedCVReport:
             )
         if renamed:
             section.paragraphs.append(renamed)
+        ties = _tie_note(model, chosen_by)
+        if ties:
+            section.paragraphs.append(ties)
         if "selection" in model.resampling:  # the validation score is not the best one's
             section.paragraphs.append(f"Selected by the {model.resampling['selection']}.")
         if not np.all(np.isfinite([validation, *tests.values()])):
@@ -1265,6 +1272,26 @@ def _validation_metric(cell, metric):
     """The MetricName of ``cell``'s validation scores: its selecting ``metric`` as the report
     names it, or a search's own scoring."""
     return metric if cell.selection_metric is None else cell.selection_metric
+
+
+def _tie_note(cell, metric):
+    """In which outer folds of ``cell`` several candidates tied for the best mean validation
+    ``metric``, in the words of SelectionTieWarning; "" where none did, or where the result
+    does not record it (a saved one: only a fitted NestedCV's ``outer_results_`` hold each
+    fold's ``tied_candidates``)."""
+    folds = getattr(cell.estimator, "outer_results_", None) or ()
+    tied = [(i, len(f.get("tied_candidates") or ())) for i, f in enumerate(folds)]
+    tied = [(i, n) for i, n in tied if n > 1]
+    if not tied:
+        return ""
+    total = cell.budget.get("n_candidates")
+    of = f" of the {int(total)}" if _is_number(total) and total >= max(n for _, n in tied) else ""
+    each = _names([f"{n}{of} in outer fold {i}" for i, n in tied])
+    return (
+        f"In {len(tied)} of the {len(folds)} outer folds the validation data could not "
+        f"separate the best candidates: {each} tie for the best mean validation {metric}. "
+        "Which one wins then says nothing about the candidates."
+    )
 
 
 def _rank(rows):
