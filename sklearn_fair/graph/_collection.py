@@ -341,15 +341,5 @@ def stack_graphs(data_list, name):
                 f"Graph {index} of {name} has the attributes {extra}, which a GraphCollection "
                 "does not hold (it keeps x, edge_index, edge_attr and y)."
             )
-        if graph.x is None:
-            raise ValueError(
-                f"Graph {index} of {name} has no node-feature matrix 'x'. Graphs without node "
-                "features (e.g. the social TU data sets) need a feature scheme: load them "
-                "with load_tu_dataset(name, root, features='constant') for a constant 1 "
-                "per node, features='degree' for the node degree, or "
-                "features='one-hot-degree'; or give a PyG dataset one with "
-                "transform=torch_geometric.transforms.Constant() (a constant 1 per node) or "
-                "transform=torch_geometric.transforms.OneHotDegree(max_degree)."
-            )
-    arrays = check_graphs(graphs, name)
+    arrays = check_graphs(graphs, name, require_x=True)  # a collection holds an x
     return GraphCollection._from_checked(**arrays)

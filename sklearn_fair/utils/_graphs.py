@@ -155,7 +155,7 @@ def _one_label(label, index, name):
     return values[0]
 
 
-def check_graphs(X, name="X"):
+def check_graphs(X, name="X", *, require_x=False):
     """Check graphs before any fit: the one check of GraphCollection, GraphClassifier and NestedCV.
 
     What PyG gives a meaning to is checked where present: ``x`` (real, finite, one width, of
@@ -165,7 +165,8 @@ def check_graphs(X, name="X"):
     ``(n_edges,)``), ``y`` (one value) and
     an explicit ``num_nodes`` (the rows of ``x``). ``x``, ``edge_attr`` and ``y`` are on every
     graph or on none, and a graph whose node count is known has a node. Other attributes are
-    not read.
+    not read. A graph without ``x`` is named, with the node-feature schemes that give it one,
+    in the same words wherever it is refused.
 
     Parameters
     ----------
@@ -174,6 +175,11 @@ def check_graphs(X, name="X"):
         pandas Series is read by position).
     name : str, default="X"
         How the errors name ``X``.
+    require_x : bool, default=False
+        Whether graphs without a node-feature matrix ``x`` are refused, as by the estimators
+        that read it (:class:`~sklearn_fair.graph.GraphClassifier`,
+        :class:`~sklearn_fair.graph.GraphCollection`). Otherwise graphs of which none has
+        ``x`` are taken, e.g. for an estimator that reads only their structure or labels.
 
     Returns
     -------
@@ -206,8 +212,35 @@ def check_graphs(X, name="X"):
         arrays = X.__graph_arrays__()
     else:
         arrays = _stack(graphs_in_order(X), name)
+    if require_x and arrays["x"] is None:
+        raise ValueError(missing_x(0, name))
     _check_stacked(arrays, name)
     return arrays
+
+
+def reads_node_features(estimator):
+    """Whether ``estimator`` fits on the graphs' ``x`` (a GraphClassifier), without importing
+    torch: a GraphClassifier exists only once its module is imported."""
+    module = sys.modules.get("sklearn_fair.graph._classifier")
+    return module is not None and isinstance(estimator, module.GraphClassifier)
+
+
+def missing_x(index, name, other=None):
+    """Why graph ``index`` of ``name`` without ``x`` is refused (``other``: a graph that has
+    one): the one message of every check, with the node-feature schemes that give it one."""
+    rule = (
+        ""
+        if other is None
+        else f" but graph {other} has one; either every graph has node features or none has"
+    )
+    return (
+        f"Graph {index} of {name} has no node-feature matrix 'x'{rule}. Graphs without node "
+        "features (e.g. the social TU data sets) need a feature scheme: load them with "
+        "load_tu_dataset(name, root, features='constant') for a constant 1 per node, "
+        "features='degree' for the node degree, or features='one-hot-degree'; or give a PyG "
+        "dataset one with transform=torch_geometric.transforms.Constant() (a constant 1 per "
+        "node) or transform=torch_geometric.transforms.OneHotDegree(max_degree)."
+    )
 
 
 def _field(graph, key):
@@ -220,9 +253,12 @@ def _field(graph, key):
 def _all_or_none(values, key, what, name):
     present = [value is not None for value in values]
     if any(present) and not all(present):
+        missing, given = present.index(False), present.index(True)
+        if key == "x":
+            raise ValueError(missing_x(missing, name, given))
         raise ValueError(
-            f"Graph {present.index(False)} of {name} has no {what} ({key!r}) but graph "
-            f"{present.index(True)} has; either every graph has {what} or none has."
+            f"Graph {missing} of {name} has no {what} ({key!r}) but graph {given} has; "
+            f"either every graph has {what} or none has."
         )
     return all(present)
 

@@ -217,7 +217,7 @@ def test_graphs_of_other_objects_are_checked_by_what_they_carry(tmp_path):
     labels_only = [SimpleNamespace(y=i % 2) for i in range(6)]
     np.testing.assert_array_equal(check_graphs(labels_only)["y"], [0, 1, 0, 1, 0, 1])
     partly = [SimpleNamespace(x=np.ones((2, 3)), y=0), SimpleNamespace(y=1)]
-    with pytest.raises(ValueError, match=r"Graph 1 of X has no node features \('x'\) but graph 0"):
+    with pytest.raises(ValueError, match=r"Graph 1 of X has no node-feature matrix 'x' but"):
         check_graphs(partly)
 
 

@@ -115,6 +115,7 @@ class CheckedData:
     y: object  # an array (or None), for the splits and the checks
     groups: object
     y_given: object  # in the user's container (a Series): what fits and scorers receive
+    without_x: bool = False  # graphs of which none has node features ('x')
 
     @property
     def n_samples(self):
@@ -152,9 +153,11 @@ def prepare_data(X, y, groups, params=None):
     """Labels of graph data, consistent lengths, and X made indexable: once, here; the fit
     ``params`` (name -> value) only checked, those of one value per sample lining up with X."""
     check_dense_y(y)
+    without_x = False
     with _torch_state_kept():
         if is_graph_data(X):
-            check_graphs(X)  # the check of GraphCollection and GraphClassifier, before any fit
+            # the check of GraphCollection and GraphClassifier, before any fit
+            without_x = check_graphs(X)["x"] is None
             y = read_graph_labels(X) if y is None else y
     check_consistent_length(X, y, groups)
     check_rows_line_up(X, [("y", y), ("groups", groups), *(params or {}).items()])
@@ -163,7 +166,8 @@ def prepare_data(X, y, groups, params=None):
     groups = groups_1d(groups)
     check_labels(y_given)
     check_labels(groups, "groups")
-    return CheckedData(X, None if y_given is None else np.asarray(y_given), groups, y_given)
+    y = None if y_given is None else np.asarray(y_given)
+    return CheckedData(X, y, groups, y_given, without_x)
 
 
 def groups_1d(groups):

@@ -13,6 +13,7 @@ from sklearn.multiclass import OneVsOneClassifier, OneVsRestClassifier, OutputCo
 from sklearn.utils.metadata_routing import get_routing_for_object
 
 from ...exceptions import ReproducibilityWarning
+from ...utils._graphs import missing_x, reads_node_features
 from ...utils._stacklevel import external_stacklevel
 from ._candidates import (
     configure,
@@ -413,6 +414,8 @@ def make_plan(nested, X, y, groups, params, *, final, return_estimator, owner,
     space = search_space(nested, owner)
     warn_inner_cv_replaces_search_cv(nested, owner, data.y, data.groups)
     estimator = space.base_estimator
+    if data.without_x and reads_node_features(estimator):  # else every fit fails alike
+        raise ValueError(missing_x(0, "X"))
     check_target_kind(estimator, data.y)
     seeds = Seeds.from_random_state(nested.random_state)
     candidates = space_candidates(space, seeds, owner)
