@@ -1432,7 +1432,9 @@ class BenchmarkResult:
         """The critical-difference diagram of the average ranks (scikit-posthocs').
 
         Models joined by a bar are not significantly different by Nemenyi's test at ``alpha``.
-        Needs matplotlib and scikit-posthocs (the ``plot`` extra).
+        Each model is drawn in its colour in :meth:`plot_intervals` (that of its place in
+        ``models``), and a name longer than 25 characters on lines of at most 25 (the
+        tables print it whole). Needs matplotlib and scikit-posthocs (the ``plot`` extra).
 
         Parameters
         ----------
@@ -1462,7 +1464,10 @@ class BenchmarkResult:
         that is not bounded (an RMSE, an R^2), whose scores can spread differently from one
         data set to another, each data set gets a panel with an x axis of its own (on one
         axis, differences the table calls significant could be a fraction of a percent of
-        its width); a bounded one shares one axis, and a given ``ax`` holds them all.
+        its width); a bounded one shares one axis, and a given ``ax`` holds them all. Each
+        model is drawn in the colour of its place in ``models``, as in
+        :meth:`plot_critical_difference`; a data set's name longer than 25 characters is on
+        lines of at most 25 (the tables print it whole).
 
         Parameters
         ----------

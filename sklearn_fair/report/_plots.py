@@ -155,9 +155,41 @@ def _tidy_ticks(axis):
 
 
 def _width(labels, base=6.4):
-    """Inches of a figure whose y axis carries ``labels``: wider for long ones."""
-    longest = max((len(label) for label in labels), default=0)
+    """Inches of a figure whose y axis carries ``labels``: wider for long ones (their longest
+    line)."""
+    longest = max((len(line) for label in labels for line in label.split("\n")), default=0)
     return base + max(0, longest - 18) * 0.075
+
+
+#: Characters a line of a name drawn beside an axis wraps at (a data set's tick label, a model's
+#: label in the critical-difference diagram): on one line, a long name takes the axes' width.
+#: The tables keep it whole.
+NAME_WIDTH = 25
+
+
+def _wrapped(names):
+    """``{name: drawn}``: each of ``names`` as :func:`plain` draws it, a longer one than
+    :data:`NAME_WIDTH` on lines of that many characters; each as written where two would be
+    drawn alike (names that differ in their spaces alone)."""
+    drawn = {
+        name: plain(textwrap.fill(str(name), NAME_WIDTH) if len(str(name)) > NAME_WIDTH else name)
+        for name in names
+    }
+    if len(set(drawn.values())) < len(drawn):
+        return {name: plain(name) for name in names}
+    return drawn
+
+
+def _lines(texts):
+    """The most lines of ``texts``."""
+    return max((text.count("\n") + 1 for text in texts), default=1)
+
+
+def model_colours(models):
+    """``{model: colour}``: each of ``models`` (a result's, in its order) in the colour of its
+    place in matplotlib's cycle ("C0", "C1", ...), the one colour every plot of a benchmark
+    gives it (the interval plot, the critical-difference diagram)."""
+    return {model: f"C{index}" for index, model in enumerate(models)}
 
 
 def _drawn_width(artists):
@@ -515,12 +547,16 @@ def critical_difference_diagram(ranks, alpha, ax):
     import pandas as pd
 
     own = ax is None
-    figure, ax = _figure(ax, (6, 1.2 + 0.25 * len(ranks.average_ranks)))
+    names = _wrapped(ranks.models)  # a label's lines as far apart as the labels
+    height = 1.2 + 0.25 * len(ranks.models) * _lines(names.values())
+    figure, ax = _figure(ax, (6, height))
+    colours = model_colours(ranks.models)  # the interval plot's, not the ranks' order
     drawn = sp.critical_difference_diagram(
-        pd.Series(ranks.average_ranks).rename(index=plain),
-        ranks.pairwise_table().rename(index=plain, columns=plain),
+        pd.Series(ranks.average_ranks).rename(index=names),
+        ranks.pairwise_table().rename(index=names, columns=names),
         ax=ax,
         alpha=alpha,
+        color_palette={names[model]: colours[model] for model in ranks.models},
         # the Ranks table's 2 decimals, not scikit-posthocs' 2 significant digits (10.5: "10")
         label_fmt_left="{label} ({rank:.2f})",
         label_fmt_right="({rank:.2f}) {label}",
@@ -554,12 +590,13 @@ def interval_plot(result, confidence, interval, ax):
     data set on one axis.
     """
     own = ax is None
-    datasets = [plain(d) for d in result.datasets]
+    datasets = _wrapped(result.datasets)
     apart = own and len(datasets) > 1 and result._in_own_units()
-    per_row = 0.45 * len(result.models) ** 0.5
+    # a row as high as its models' points and its data set's name's lines
+    per_row = max(0.45 * len(result.models) ** 0.5, 0.2 * _lines(datasets.values()))
     height = 1.3 + per_row * len(datasets) + 0.4 * apart * (len(datasets) - 1)  # ticks' room
     figure, axes = _figure(
-        ax, (_width(datasets, base=6), height), rows=len(datasets) if apart else 1
+        ax, (_width(datasets.values(), base=6), height), rows=len(datasets) if apart else 1
     )
     axes = list(axes) if apart else [axes]
     rows = [[dataset] for dataset in result.datasets] if apart else [list(result.datasets)]
@@ -567,9 +604,12 @@ def interval_plot(result, confidence, interval, ax):
     kinds = set()
     # given to the legend with their handles: it leaves out a label that starts with "_"
     labels = [plain(model) for model in result.models]
-    for panel, drawn in zip(axes, rows):  # the models' colours alike in each
-        handles = _draw_intervals(panel, result, drawn, offsets, confidence, interval, kinds)
-        panel.set_yticks(np.arange(len(drawn)), [plain(d) for d in drawn])
+    colours = model_colours(result.models)  # alike in each panel and in the diagram
+    for panel, drawn in zip(axes, rows):
+        handles = _draw_intervals(
+            panel, result, drawn, offsets, confidence, interval, kinds, colours
+        )
+        panel.set_yticks(np.arange(len(drawn)), [datasets[d] for d in drawn])
         panel.set_ylim(-0.5, len(drawn) - 0.5)  # a failed cell's words too
     metrics = {}  # name -> direction, as the tables say it
     for dataset in result.datasets:
@@ -597,10 +637,10 @@ def interval_plot(result, confidence, interval, ax):
     return figure
 
 
-def _draw_intervals(ax, result, datasets, offsets, confidence, interval, kinds):
+def _draw_intervals(ax, result, datasets, offsets, confidence, interval, kinds, colours):
     """Draw on ``ax`` each model's mean and interval on each of ``datasets`` (one row each, the
-    models at ``offsets`` about it); add the intervals' kinds to ``kinds``. Returns the
-    models' error bars, for the legend."""
+    models at ``offsets`` about it, in their ``colours``); add the intervals' kinds to
+    ``kinds``. Returns the models' error bars, for the legend."""
     handles = []
     failed = []  # (y, model's index, words): no point, no interval, as in the table
     for j, model in enumerate(result.models):
@@ -626,6 +666,7 @@ def _draw_intervals(ax, result, datasets, offsets, confidence, interval, kinds):
                 xerr=[means - lows, highs - means],
                 fmt="o",
                 capsize=3,
+                color=colours[model],
                 label=plain(model),
             )  # fmt: skip
         )
