@@ -17,6 +17,7 @@ from scipy.stats import rankdata
 
 from ..exceptions import SplitsMismatchError, UnequalBudgetWarning
 from ..model_selection._nested._results import undefined_score_note
+from ..model_selection._nested._tasks import distinct_count
 from ..stats._checks import tie_level
 from ..utils._printing import (
     number,
@@ -1275,12 +1276,26 @@ def _validation_metric(cell, metric):
 
 
 def _tie_note(cell, metric):
-    """In which outer folds of ``cell`` several candidates tied for the best mean validation
-    ``metric``, in the words of SelectionTieWarning; "" where none did, or where the result
-    does not record it (a saved one: only a fitted NestedCV's ``outer_results_`` hold each
-    fold's ``tied_candidates``)."""
+    """In which outer folds of ``cell`` several distinct candidates tied for the best mean
+    validation ``metric``, in the words of SelectionTieWarning; "" where none did, or where
+    the result does not record it (a saved one: only a fitted NestedCV's ``outer_results_``
+    and ``cv_results_`` hold each fold's ``tied_candidates`` and their parameters). Copies of
+    one candidate (a grid listing a value twice, a sampler drawing with replacement) tie
+    whatever the data: counted once, as the warning counts them."""
     folds = getattr(cell.estimator, "outer_results_", None) or ()
-    tied = [(i, len(f.get("tied_candidates") or ())) for i, f in enumerate(folds)]
+    rows = getattr(cell.estimator, "cv_results_", None) or {}
+    params = {
+        (int(fold), int(candidate)): given
+        for fold, candidate, given in zip(
+            rows.get("outer_fold", ()), rows.get("candidate", ()), rows.get("params", ())
+        )
+    }
+    tied = []
+    for i, fold in enumerate(folds):
+        indices = fold.get("tied_candidates") or ()
+        if any((i, c) not in params for c in indices):
+            return ""  # the parameters of the tied candidates are not known
+        tied.append((i, distinct_count([params[i, c] for c in indices])))
     tied = [(i, n) for i, n in tied if n > 1]
     if not tied:
         return ""

@@ -67,3 +67,17 @@ def test_saved_result_says_nothing_of_ties(fitted):
     # a saved result does not record the ties: its report must not invent them
     report = nested_cv_report({"tree": result_to_dict(fitted)}, n_resamples=50)
     assert "could not separate" not in report.to_text()
+
+
+def test_copies_of_one_candidate_are_no_tie():
+    # review45b REV-1: a grid listing depth 2 three times; the data separate depth 1 from
+    # depth 2 (a stump separates at most two of iris's three classes), and the three copies
+    # are one model, which "tie" whatever the data: the note said "3 in outer fold 0 ..."
+    # where SelectionTieWarning (which counts distinct candidates) said nothing
+    fitted = _fitted({"max_depth": [2, 2, 2, 1]})
+    text = _flat(nested_cv_report({"tree": fitted}, X=X, y=y, n_resamples=100).to_text())
+    assert "could not separate" not in text
+    # copies of a tied candidate count once: depth 20 and 30 tie (one model), depth 30 twice
+    fitted = _fitted({"max_depth": [1, 20, 30, 30]})
+    text = _flat(nested_cv_report({"tree": fitted}, X=X, y=y, n_resamples=100).to_text())
+    assert TIED in text
