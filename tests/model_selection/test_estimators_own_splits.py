@@ -210,6 +210,17 @@ def test_auto_early_stopping_of_the_final_fits_alone_is_warned_about():
     assert nested.best_estimator_.do_early_stopping_  # what the warning is about
     (message,) = [str(w.message) for w in record if "hold-out of its own" in str(w.message)]
     assert "with early_stopping='auto'" in message
+    # review45b REV-2: the outer folds' fits (10,000 rows) do not early-stop, so the warning
+    # says the outer scores are unaffected, and the assessment's description (the same as
+    # with refit=False, whose fits are those of the outer folds alone) does not name it
+    assert "the outer test scores are unaffected" in message
+    assert "selection and fit on all the data alone" in message
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assessed = NestedCV(auto, outer_cv=GroupKFold(3), n_refits=1, refit=False, random_state=0)
+        assessed.fit(X_many, y_many, groups=groups)
+    assert nested.resampling_ == assessed.resampling_
+    assert "early-stopping" not in nested.resampling_["inner"]
 
 
 # -- INCV-5: a hidden time-ordered splitter with a smaller gap than the outer one --------------

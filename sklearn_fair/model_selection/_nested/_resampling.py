@@ -867,7 +867,8 @@ def materialise_splits(data, splitters, routed, *, estimator, whole_search, earl
             )
     # the final selection and fit (refit) train on more rows than any outer fold's
     n_train = max((len(t) for t in trains.values()), default=0)
-    hidden = {"n_train": n_train, "early_stopping": early_stopping}
+    n_assessed = max((len(t) for fold, t in trains.items() if fold is not None), default=0)
+    hidden = {"n_train": n_train, "n_assessed": n_assessed, "early_stopping": early_stopping}
     # the splitters and early stopping inside the model: a search run whole's estimator's
     inside, within, routed_fit = estimator, "", routed.fit
     if whole_search is not None:
@@ -1077,7 +1078,8 @@ def own_early_stopping(estimator, n_train, handed):
 
 
 def _warn_hidden_splitters(owner, estimator, by_groups=False, *, outer=None, routed_fit=None,
-                           n_train=0, early_stopping=False, within=""):  # fmt: skip
+                           n_train=0, n_assessed=None, early_stopping=False,
+                           within=""):  # fmt: skip
     """A SplitLeakageWarning, under time-ordered outer splits (``outer``; under groups:
     ``by_groups``), for the ``cv`` parameters of ``estimator`` and of its steps that select
     (:func:`selecting_cv_params`) and are not time-ordered (do not split by the groups, or do
@@ -1085,7 +1087,8 @@ def _warn_hidden_splitters(owner, estimator, by_groups=False, *, outer=None, rou
     training fold by themselves, outside the inner splits; for those that are time-ordered but
     leave fewer rows out than ``outer``'s gap; and for the parts that early-stop on a random
     hold-out of their own (:func:`own_early_stopping`; ``n_train``: the most rows a fit trains
-    on, ``early_stopping``: whether the protocol hands its hold-out as ``X_val``); ``within``:
+    on, ``n_assessed``: the most an outer fold's fit trains on, where fewer; ``early_stopping``:
+    whether the protocol hands its hold-out as ``X_val``); ``within``:
     the prefix of the parameters' names where ``estimator`` is a search's ("estimator__").
     Returns what each warning found, in words (a list, empty where none warned)."""
     found = []
@@ -1112,6 +1115,10 @@ def _warn_hidden_splitters(owner, estimator, by_groups=False, *, outer=None, rou
             hidden[name] = value
             unreached = unreached and by_groups and splits_by_groups(cv)
     stopping = own_early_stopping(estimator, n_train, early_stopping)
+    # HistGradientBoosting's "auto" above 10,000 rows: maybe in the final fits alone
+    final_only = bool(stopping) and not own_early_stopping(
+        estimator, n_train if n_assessed is None else n_assessed, early_stopping
+    )
     hidden, narrow, stopping = (
         {f"{within}{name}": value for name, value in named.items()}
         for named in (hidden, narrow, stopping)
@@ -1136,14 +1143,15 @@ def _warn_hidden_splitters(owner, estimator, by_groups=False, *, outer=None, rou
             stacklevel=external_stacklevel(),
         )
     if stopping:
-        found.append(_warn_own_early_stopping(owner, stopping, by_groups))
-    return found
+        found.append(_warn_own_early_stopping(owner, stopping, by_groups, final_only))
+    return [words for words in found if words]
 
 
-def _warn_own_early_stopping(owner, stopping, by_groups):
+def _warn_own_early_stopping(owner, stopping, by_groups, final_only=False):
     """The SplitLeakageWarning of :func:`_warn_hidden_splitters` for the parts that early-stop
-    on a random hold-out of their own (``stopping``: :func:`own_early_stopping`); returns what
-    it found, in words."""
+    on a random hold-out of their own (``stopping``: :func:`own_early_stopping`; ``final_only``:
+    only in the selection and fit on all the data, whose rows are more); returns what it found
+    in the outer folds' assessment, in words ("" where only the final fits stop)."""
     named = ", ".join(f"{name}={value!r}" for name, value in stopping.items())
     if by_groups:
         what, drawn, sees, inner = (
@@ -1157,6 +1165,12 @@ def _warn_own_early_stopping(owner, stopping, by_groups):
             "on rows that precede rows it trained on, so model selection may see the future",
             "validates on the most recent rows",
         )  # fmt: skip
+    if final_only:
+        sees = (
+            "in the selection and fit on all the data alone (refit; they train on more rows "
+            "than any outer fold's fit): the outer test scores are unaffected, but the final "
+            "model's may be chosen " + sees.split(" (")[0]
+        )
     warnings.warn(
         f"In {owner}, {what}, but the estimator early-stops on a hold-out of its own training "
         f"rows (validation_fraction), drawn {drawn}, with {named}: it may choose its number "
@@ -1169,6 +1183,8 @@ def _warn_own_early_stopping(owner, stopping, by_groups):
         SplitLeakageWarning,
         stacklevel=external_stacklevel(),
     )
+    if final_only:
+        return ""
     return (
         f"the estimator early-stopping on a hold-out of its own training rows drawn {drawn} "
         f"({named})"
