@@ -78,6 +78,7 @@ import hashlib
 import importlib.machinery
 import importlib.metadata
 import importlib.util
+import inspect
 import json
 import math
 import numbers
@@ -455,11 +456,13 @@ def _users_code(function):
     ``__module__``, which ``functools.wraps`` copies (a function of the user's wrapped as
     ``f1_score`` names sklearn's module). A library's function runs in its module's own
     globals, ``vars(sys.modules[name])``; one that runs in globals of no imported module (made
-    by ``exec``, ``runpy.run_path``, or a module not in ``sys.modules``) is the user's."""
+    by ``exec``, ``runpy.run_path``, or a module not in ``sys.modules``) is the user's where
+    it was made to look like another (``__wrapped__``), else its ``__module__`` tells (a
+    library's generated code: a namedtuple's ``__new__``, scipy's solver wrappers)."""
     name = function.__globals__.get("__name__")
     module = sys.modules.get(name) if isinstance(name, str) else None
     if not isinstance(module, types.ModuleType) or vars(module) is not function.__globals__:
-        return True
+        return hasattr(function, "__wrapped__")
     if _module_kind(module) != "user":
         return False
     # code a library writes into a module under its own name, outside its folder (PyG's
@@ -1217,9 +1220,17 @@ def estimator_settings(estimator):
 
 
 def is_estimator_like(value):
-    """Whether ``value`` is described as an estimator: it has scikit-learn's ``get_params`` and
-    ``set_params`` (a PyG layer's ``Inspector`` has a ``get_params`` of another kind)."""
-    return hasattr(value, "get_params") and hasattr(value, "set_params")
+    """Whether ``value`` is described as an estimator: its ``get_params`` takes scikit-learn's
+    ``deep`` (``clone`` and NestedCV ask no more of an estimator); a PyG layer's ``Inspector``
+    has a ``get_params(func)`` of another kind."""
+    get_params = getattr(value, "get_params", None)
+    if not callable(get_params):
+        return False
+    try:
+        parameters = inspect.signature(get_params).parameters.values()
+    except (TypeError, ValueError):  # no signature to read (a builtin): as scikit-learn's
+        return True
+    return any(p.name == "deep" or p.kind is p.VAR_KEYWORD for p in parameters)
 
 
 def fitted_state(estimator):

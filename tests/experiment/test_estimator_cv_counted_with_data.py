@@ -37,6 +37,15 @@ MODELS = {
         "models.m.grid.estimator",
         "estimator__cv=LeavePOut(p=2)",
     ),
+    # review45a REV-3: a splitter of a preprocessing step was shown at the model's estimator
+    "preprocessing step": (
+        '[models.m]\nestimator = "sklearn.linear_model.LogisticRegression"\n'
+        '[[models.m.preprocessing]]\nestimator = "sklearn.feature_selection.RFECV"\n'
+        'params = { estimator = { estimator = "sklearn.linear_model.LogisticRegression" }, '
+        f"cv = {LEAVE_P_OUT} }}\n",
+        "models.m.preprocessing",
+        "rfecv__cv=LeavePOut(p=2)",
+    ),
 }
 
 

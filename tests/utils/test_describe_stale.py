@@ -307,3 +307,35 @@ def test_an_object_with_another_kind_of_get_params_is_described_by_its_state():
     assert describe(_Inspector(["x"])) != describe(_Inspector(["x", "edge_index"]))
     # an estimator is still described by its parameters
     assert describe(LogisticRegression(C=2.0)) != describe(LogisticRegression(C=1.0))
+
+
+class _GetParamsOnly:
+    """An estimator as scikit-learn's ``clone`` and NestedCV take one: ``get_params(deep)``
+    and no ``set_params``, holding a logger (review45a REV-1: it was described by its whole
+    state, refused for the logger and keyed anew once fitted)."""
+
+    def __init__(self, C=1.0):
+        self.C = C
+        self._log = __import__("logging").getLogger("get-params-only")
+
+    def get_params(self, deep=True):
+        return {"C": self.C}
+
+
+def test_an_estimator_with_get_params_alone_is_described_by_its_parameters():
+    assert describe(_GetParamsOnly(1.0)) == describe(_GetParamsOnly(1.0))
+    assert describe(_GetParamsOnly(1.0)) != describe(_GetParamsOnly(2.0))
+    fitted = _GetParamsOnly(1.0)
+    fitted.coef_ = np.ones(3)  # fitted state: not part of an estimator's description
+    assert describe(fitted) == describe(_GetParamsOnly(1.0))
+
+
+def test_a_librarys_generated_code_is_the_librarys():
+    # review45a REV-2: a namedtuple's __new__ runs in globals of no imported module; the
+    # class was refused as "a class that names a library's module" with "code of yours"
+    import functools
+
+    assert describe(functools._CacheInfo) == {
+        "class": "functools.CacheInfo",
+        "package": describe(functools.partial)["package"],
+    }

@@ -125,9 +125,7 @@ def _own_splitters(spec):
                 yield prefix + name, value
 
     for name, value in held(spec.estimator):
-        top = name.split("__", 1)[0]
-        where = "params" if top in (spec.raw.get("params") or {}) else "estimator"
-        yield ("models", spec.name, where, *([top] if where == "params" else [])), name, value
+        yield _params_key(spec, name), name, value
     for candidate in ParameterGrid(spec.grid) if spec.grid is not None else ():
         for param, value in candidate.items():
             inside = held(value, f"{param}__") if hasattr(value, "get_params") else ()
