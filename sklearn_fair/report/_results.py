@@ -729,11 +729,17 @@ def _saved_budget(folds, recorded=None):
     """A saved result's tuning budget: what its folds say, and the counts it recorded (none in
     a file written before result_to_dict saved them)."""
     recorded = recorded if isinstance(recorded, Mapping) else {}
+
+    def total(key):  # NaN where no fold records it (scores typed in by the caller): not 0 s
+        if not any(f.get(key) is not None for f in folds):
+            return float("nan")
+        return float(sum(f.get(key) or 0.0 for f in folds))
+
     return {
         **{key: int(recorded[key]) for key in BUDGET_COUNTS if key in recorded},
         "n_refit_fits": sum(refits_of(f) for f in folds),
-        "fit_time": float(sum(f.get("fit_time") or 0.0 for f in folds)),
-        "score_time": float(sum(f.get("score_time") or 0.0 for f in folds)),
+        "fit_time": total("fit_time"),
+        "score_time": total("score_time"),
     }
 
 
