@@ -25,6 +25,7 @@ from ..exceptions import (
     SplitsMismatchError,
 )
 from ..utils import IntervalNotBool, check_graphs, is_graph_data, to_numpy
+from ..utils._graphs import torch_state_kept
 from ..utils._splits import is_stratified, reusable_inner_splits, stratification_offsets
 from ..utils._stacklevel import external_stacklevel
 from ..utils._validation import labels_1d
@@ -1030,7 +1031,10 @@ def _mismatch_hint(saved, X, n_samples):
     if fewest <= extra <= most:
         return _DROP_DEGENERATE
     if extra > most:
-        found = f"{f'only {most}' if most else 'no'} graphs of X have at most one node or no edge"
+        found = (
+            f"{f'only {most}' if most else 'no'} graph{'s' if most != 1 else ''} of X "
+            f"{'has' if most == 1 else 'have'} at most one node or no edge"
+        )
     else:
         found = f"{fewest} graphs of X have at most one node"
     return (
@@ -1046,13 +1050,14 @@ def _degenerate_bounds(X):
     where ``X`` is not graphs whose nodes can be counted. A graph of two nodes or more
     without edges may have had self-loops, which count as edges there but are gone once the
     graphs are loaded (``load_tu_dataset`` and PyG remove them): it counts only for the most."""
-    if X is None or not is_graph_data(X):
+    if X is None:
         return None
     try:
-        arrays = check_graphs(X)
-    except (ValueError, TypeError):  # graphs it refuses: their degenerate ones are unknown
+        with torch_state_kept():  # as NestedCV reads the graphs: a random transform draws
+            arrays = check_graphs(X) if is_graph_data(X) else None
+    except Exception:  # graphs it refuses or cannot read: their degenerate ones are unknown
         return None
-    if arrays["node_ptr"] is None:
+    if arrays is None or arrays["node_ptr"] is None:
         return None
     single = np.diff(arrays["node_ptr"]) <= 1
     edgeless = np.diff(arrays["edge_ptr"]) == 0

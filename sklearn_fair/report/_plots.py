@@ -188,8 +188,19 @@ def _lines(texts):
 def model_colours(models):
     """``{model: colour}``: each of ``models`` (a result's, in its order) in the colour of its
     place in matplotlib's cycle ("C0", "C1", ...), the one colour every plot of a benchmark
-    gives it (the interval plot, the critical-difference diagram)."""
-    return {model: f"C{index}" for index, model in enumerate(models)}
+    gives it (the interval plot, the critical-difference diagram). The cycle has ten: more
+    models take ``tab20``'s twenty, or as many evenly spaced along ``turbo``, never one
+    colour twice."""
+    import matplotlib
+
+    models = list(models)
+    if len(models) <= 10:
+        return {model: f"C{index}" for index, model in enumerate(models)}
+    if len(models) <= 20:
+        palette = matplotlib.colormaps["tab20"]
+        return {model: palette(index) for index, model in enumerate(models)}
+    palette = matplotlib.colormaps["turbo"]
+    return {model: palette(index / (len(models) - 1)) for index, model in enumerate(models)}
 
 
 def _drawn_width(artists):

@@ -2,6 +2,7 @@
 every graph input), reading one class label per graph, tensors as arrays, and packing PyG's
 containers compactly for worker processes (torch imported only when graphs are packed)."""
 
+import contextlib
 import copy
 import numbers
 import sys
@@ -216,6 +217,13 @@ def check_graphs(X, name="X", *, require_x=False):
         raise ValueError(missing_x(0, name))
     _check_stacked(arrays, name)
     return arrays
+
+
+def torch_state_kept():
+    """A PyG dataset's random transform draws from torch as its graphs are read: inside, the
+    user's global torch random state is left as it was, as fits and predictions leave it."""
+    torch = sys.modules.get("torch")  # only graphs of a torch-using X draw from it
+    return torch.random.fork_rng(devices=[]) if torch else contextlib.nullcontext()
 
 
 def reads_node_features(estimator):

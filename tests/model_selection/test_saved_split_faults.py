@@ -130,7 +130,7 @@ def test_graphs_without_degenerate_ones_to_drop(tmp_path):
     # one degenerate graph (a single node) of the two extra: still not the difference
     graphs[5] = _graph(1, [])
     message = _mismatch(saved, graphs)
-    assert "only 1 graphs of X have at most one node or no edge" in message
+    assert "only 1 graph of X has at most one node or no edge" in message
     assert DROP not in message
     # three single-node graphs for two extra: dropping them leaves 3, not 4
     graphs = [_graph(1, [])] * 3 + [_graph(2, [(0, 1)])] * 3
@@ -173,3 +173,40 @@ def test_data_that_are_not_graphs_get_the_advice_only_as_a_possibility(tmp_path)
     # 20 more: too many for the degenerate graphs of a paper's data set
     message = _mismatch(saved, np.zeros((220, 1)))
     assert ANOTHER in message and "20 of 220" in message and DROP not in message
+
+
+def test_counting_the_graphs_keeps_torch_state_and_survives_an_unreadable_graph(tmp_path):
+    # review45b REV-3: the count read a PyG dataset's graphs outside NestedCV's guard, so a
+    # random transform moved the user's global torch state; and a graph whose reading raised
+    # another error than ValueError/TypeError replaced the mismatch error with that one
+    torch = pytest.importorskip("torch")
+    from torch_geometric.data import Data, InMemoryDataset
+
+    class Noisy(InMemoryDataset):
+        def __init__(self, graphs):
+            super().__init__(None, transform=self.noise)
+            self.data, self.slices = self.collate(graphs)
+
+        @staticmethod
+        def noise(graph):
+            graph = graph.clone()
+            graph.x = graph.x + torch.randn_like(graph.x)
+            return graph
+
+    graphs = [
+        Data(x=torch.ones(3, 2), edge_index=torch.tensor([[0, 1], [1, 2]]), y=torch.tensor([i % 2]))
+        for i in range(6)
+    ]
+    saved = _gnn_file(tmp_path / "s.json", 4)
+    torch.manual_seed(0)
+    before = torch.random.get_rng_state().clone()
+    message = _mismatch(saved, Noisy(graphs))
+    assert torch.equal(before, torch.random.get_rng_state())
+    assert ANOTHER in message
+
+    class Unreadable(list):
+        def __getitem__(self, index):
+            raise RuntimeError("the disk went away")
+
+    unreadable = Unreadable(_graph(3, [(0, 1)]) for _ in range(6))
+    assert _mismatch(saved, unreadable).startswith("PredefinedSplits are for 4 samples")

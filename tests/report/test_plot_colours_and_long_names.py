@@ -131,3 +131,12 @@ def test_long_model_names_leave_the_diagram_its_rank_axis():
     for i, box in enumerate(boxes):
         assert not any(box.overlaps(other_box) for other_box in boxes[i + 1 :])
     assert cut_texts(figure) == []  # every label within the figure
+
+
+@pytest.mark.parametrize("n_models", [3, 10, 11, 20, 25])
+def test_no_two_models_share_a_colour(n_models):
+    # review45b REV-4: "C10" is matplotlib's "C0" again: models 0 and 10 were drawn alike
+    from sklearn_fair.report._plots import model_colours
+
+    colours = model_colours([f"m{i}" for i in range(n_models)])
+    assert len({to_hex(c) for c in colours.values()}) == n_models

@@ -1,6 +1,5 @@
 """The input of a nested run, checked once before the first fit, and the early-stopping policy."""
 
-import contextlib
 import inspect
 import sys
 import warnings
@@ -17,6 +16,7 @@ from sklearn.utils.validation import _num_samples, check_consistent_length, has_
 
 from ...exceptions import RowOrderWarning, SklearnFairWarning, UnweightedValidationWarning
 from ...utils import check_graphs, is_graph_data, read_graph_labels
+from ...utils._graphs import torch_state_kept
 from ...utils._stacklevel import external_stacklevel
 from ...utils._validation import labels_1d
 from ._candidates import configure
@@ -133,19 +133,12 @@ def check_dense_y(y, name="y"):
         )
 
 
-def _torch_state_kept():
-    """A PyG dataset's random transform draws from torch as its graphs are read: inside, the
-    user's global torch random state is left as it was, as fits and predictions leave it."""
-    torch = sys.modules.get("torch")  # only graphs of a torch-using X draw from it
-    return torch.random.fork_rng(devices=[]) if torch else contextlib.nullcontext()
-
-
 def graph_labels_unless_given(X, y):
     """``y``, or where it is None and ``X`` holds graphs, the labels of the graphs (as
     :meth:`NestedCV.fit` reads them)."""
     if y is not None:
         return y
-    with _torch_state_kept():
+    with torch_state_kept():
         return read_graph_labels(X) if is_graph_data(X) else None
 
 
@@ -154,7 +147,7 @@ def prepare_data(X, y, groups, params=None):
     ``params`` (name -> value) only checked, those of one value per sample lining up with X."""
     check_dense_y(y)
     without_x = False
-    with _torch_state_kept():
+    with torch_state_kept():
         if is_graph_data(X):
             # the check of GraphCollection and GraphClassifier, before any fit
             without_x = check_graphs(X)["x"] is None
